@@ -1,0 +1,59 @@
+// Errors that carry their own exit code, so that main.ts is the only place mapping them.
+
+export const EXIT = {
+  ok: 0,
+  finding: 1,
+  usage: 2,
+  deny: 3,
+  config: 78,
+  cannotStart: 127,
+} as const;
+
+/** One problem in a configuration file, printed as `file:line: key: expected X, got Y`. */
+export interface ConfigProblem {
+  file: string;
+  line?: number;
+  key: string;
+  expected: string;
+  got: string;
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  const where = p.line === undefined ? p.file : `${p.file}:${p.line}`;
+  return `${where}: ${p.key}: expected ${p.expected}, got ${p.got}`;
+}
+
+/** A policy, lock or baseline that cannot be used. Exit 78, one line per problem. */
+export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
+  constructor(problems: readonly ConfigProblem[]) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+/** Bad command-line words. Exit 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** The server could not be started. Exit 127. */
+export class CannotStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CannotStartError";
+  }
+}
+
+/** Describe a value for "got X" in messages without dumping it whole. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+  return `${typeof value} ${String(value)}`;
+}

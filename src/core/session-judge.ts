@@ -1,0 +1,22 @@
+// Contract for the policy engine's per-session judge. The relay's policy gate and `eval`
+// both drive this one interface, so a verdict in eval is the verdict the relay would give.
+import type { Decision } from "./types.js";
+
+export interface TaintEvent {
+  /** The tool (or method) whose output marked the session. */
+  by: string;
+  reason: "source" | "content" | "url";
+  why: string;
+}
+
+export interface SessionJudgeApi {
+  /** Whether the session has taken in untrusted content. */
+  readonly tainted: boolean;
+  /** Judge one held request (tools/call, resources/read, prompts/get). Pure given the state. */
+  judge(method: string, params: unknown, problem?: string): Decision;
+  /**
+   * Show the judge a response to an earlier request. Returns the taint events it caused
+   * (empty when none); the session stays tainted afterwards.
+   */
+  observe(request: { method: string; params: unknown }, response: Record<string, unknown>): TaintEvent[];
+}

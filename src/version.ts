@@ -1,0 +1,7 @@
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const pkg = require("../package.json") as { version: string };
+
+/** The package version, read from the package.json shipped next to dist/. */
+export const VERSION: string = pkg.version;
