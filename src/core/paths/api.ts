@@ -1,0 +1,50 @@
+import type { Platform } from "../types.js";
+
+/**
+ * The facts canonicalisation needs about the machine, passed in so that src/core stays pure
+ * and Windows and macOS rules can be tested on Linux.
+ */
+export interface PlatformProfile {
+  platform: Platform;
+  /** The user's home folder, in the platform's own spelling. */
+  home: string;
+  /** Environment used to expand `$VAR`, `${VAR}` and `%VAR%`; unset names stay literal. */
+  env: Readonly<Record<string, string>>;
+  /** The server's working directory: relative paths in calls are relative to it. */
+  cwd: string;
+}
+
+/** File-system questions, answered by src/platform in production and by fakes in tests. */
+export interface PathResolver {
+  /**
+   * The real path of `absolute` (an absolute, lexically normalised path): symlinks resolved over
+   * the longest existing prefix (dangling links followed to their target), the missing tail
+   * re-attached, and on Windows 8.3 short names expanded. Returns undefined only when nothing
+   * can be said (e.g. permission denied on the first component); callers then judge the lexical form.
+   */
+  realpath(absolute: string): string | undefined;
+}
+
+export type Canonical =
+  | {
+      ok: true;
+      /** The argument as written. */
+      spelled: string;
+      /** Expanded (~, env, file://, prefixes, ADS) and lexically normalised, absolute. */
+      lexical: string;
+      /** `lexical` with links and short names resolved; equal to lexical when nothing changed. */
+      resolved: string;
+    }
+  | { ok: false; spelled: string; error: string };
+
+/**
+ * One compiled path pattern (see docs/policy.md for the forms). `test` takes an absolute
+ * canonical path in the profile's spelling; anchored patterns also compare against the real
+ * path of their anchor, asked of `resolver` at decision time (so a symlinked ~/.ssh is still ~/.ssh).
+ */
+export interface PathPattern {
+  body: string;
+  test(absolute: string, resolver?: PathResolver): boolean;
+}
+
+export type CompiledPattern = { ok: true; pattern: PathPattern } | { ok: false; expected: string };

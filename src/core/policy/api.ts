@@ -1,0 +1,37 @@
+import type { Level, Verdict } from "../types.js";
+import type { PathResolver, PlatformProfile } from "../paths/api.js";
+
+/** The path lists of a policy; `secrets_read` is judged on reads, the others on writes and exec. */
+export type PathList = "deny" | "confirm" | "confirm_if_tainted" | "deny_read";
+
+/** A policy after loading: patterns compiled once, ready for many decisions. */
+export interface CompiledPolicy {
+  /** `default` or the file path it was loaded from. */
+  source: string;
+  /** SHA-256 of the policy file's bytes. */
+  sha256: string;
+  /** The policy's `mode:`, if it sets one. */
+  mode: Level | undefined;
+  /**
+   * The first pattern of `list` matching the absolute path `p` on this profile, or undefined.
+   * Matching is per path segment and folds case exactly where the profile's file system does.
+   */
+  matchPath(list: PathList, p: string): string | undefined;
+  /** The exec-class glob matching a tool name (case-insensitive), or undefined. */
+  execGlob(tool: string): string | undefined;
+  exec: { action: Verdict; actionIfTainted: Verdict };
+  /** The taint-source glob matching the tool or server name, unless excluded; else undefined. */
+  taintSource(tool: string, server?: string): string | undefined;
+  /** Whether content signatures may raise taint. */
+  signatures: boolean;
+  /** Names of variables to remove from the server's environment (globs, case-insensitive). */
+  envDeny: readonly string[];
+}
+
+/** Everything the session judge needs to canonicalise paths for one server. */
+export interface JudgeEnvironment {
+  profile: PlatformProfile;
+  resolver: PathResolver;
+  /** The server's name (`--name`), for server-scoped taint sources. */
+  server?: string;
+}
