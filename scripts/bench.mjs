@@ -1,0 +1,129 @@
+// npm run bench: effectgate's cost, side by side with a direct connection and a bare relay.
+// Prints a table of ratios; numbers are for this machine and this run only.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+const ECHO = join(here, "bench", "echo-server.mjs");
+const BARE = join(here, "bench", "bare-relay.mjs");
+const CLI = join(root, "dist", "main.js");
+const SMALL_CALLS = Number(process.env.BENCH_SMALL_CALLS ?? 2000);
+const LARGE_CALLS = Number(process.env.BENCH_LARGE_CALLS ?? 20);
+const MiB = 1024 * 1024;
+
+const home = mkdtempSync(join(tmpdir(), "effectgate-bench-"));
+const env = { ...process.env, HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") };
+
+const setups = {
+  direct: ["node", [ECHO]],
+  "bare relay": ["node", [BARE, "node", ECHO]],
+  effectgate: ["node", [CLI, "--level", "observe", "--log-dir", join(home, "logs"), "--", "node", ECHO]],
+};
+
+/** A raw newline-framed client over a child's stdio. */
+function connect(cmd, args) {
+  const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"], env });
+  const waiters = [];
+  let parts = [];
+  child.stdout.on("data", (chunk) => {
+    let start = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, i));
+      const line = Buffer.concat(parts);
+      parts = [];
+      start = i + 1;
+      waiters.shift()?.(line);
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  });
+  const request = (frame) =>
+    new Promise((resolve) => {
+      waiters.push(resolve);
+      child.stdin.write(frame);
+    });
+  const close = () =>
+    new Promise((resolve) => {
+      child.on("exit", resolve);
+      child.stdin.end();
+    });
+  return { child, request, close };
+}
+
+function callFrame(id, text) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text } } }) + "\n";
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function measure(name) {
+  const [cmd, args] = setups[name];
+  const c = connect(cmd, args);
+  await c.request(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) + "\n");
+  c.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const small = [];
+  const smallText = "x".repeat(30); // the frame is about 100 bytes
+  for (let i = 1; i <= SMALL_CALLS; i++) {
+    const t0 = performance.now();
+    await c.request(callFrame(i, smallText));
+    if (i > 50) small.push(performance.now() - t0); // skip warm-up
+  }
+  small.sort((a, b) => a - b);
+  const bigText = "y".repeat(4 * MiB);
+  const big = [];
+  for (let i = 0; i < LARGE_CALLS; i++) {
+    const t0 = performance.now();
+    await c.request(callFrame(100000 + i, bigText));
+    big.push(performance.now() - t0);
+  }
+  big.sort((a, b) => a - b);
+  await c.close();
+  return { p50: pct(small, 50), p99: pct(small, 99), big: pct(big, 50) };
+}
+
+/** Peak RSS (VmHWM) of the process in the middle, for one 64 MiB round trip. */
+async function peakMemory(name) {
+  const [cmd, args] = setups[name];
+  const c = connect(cmd, args);
+  await c.request(callFrame(1, "z".repeat(64 * MiB)));
+  let hwm = NaN;
+  try {
+    const status = readFileSync(`/proc/${c.child.pid}/status`, "utf8");
+    hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
+  } catch {
+    // not Linux: reported as n/a
+  }
+  await c.close();
+  return hwm;
+}
+
+const results = {};
+for (const name of Object.keys(setups)) results[name] = await measure(name);
+const mem = {};
+for (const name of ["bare relay", "effectgate"]) mem[name] = await peakMemory(name);
+
+const d = results.direct, b = results["bare relay"], e = results.effectgate;
+const added = (x) => x.p50 - d.p50;
+const rows = [
+  ["small call p50 (ms)", d.p50, b.p50, e.p50],
+  ["small call p99 (ms)", d.p99, b.p99, e.p99],
+  ["4 MiB round trip p50 (ms)", d.big, b.big, e.big],
+];
+const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
+console.log(`effectgate bench — ${SMALL_CALLS} small calls, ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`);
+console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
+console.log("|---|---|---|---|---|");
+for (const [label, x, y, z] of rows) console.log(`| ${label} | ${fmt(x)} | ${fmt(y)} | ${fmt(z)} | ${(z / y).toFixed(2)}× |`);
+console.log(`| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`);
+console.log(`| 4 MiB time vs bare relay | — | — | — | ${(e.big / b.big).toFixed(2)}× (target ≤ 1.2×) |`);
+const frame = 64 * MiB;
+console.log(`| peak RSS, one 64 MiB frame (MiB) | — | ${fmt(mem["bare relay"] / MiB)} | ${fmt(mem.effectgate / MiB)} | ${(mem.effectgate / frame).toFixed(2)}× frame (target < 4×) |`);
+
+const extras = await import(join(here, "bench", "extra-rows.mjs")).catch(() => undefined);
+if (extras) await extras.run({ root, env, home });
+
+rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,35 @@
+// Minimal MCP-shaped server for the benchmark: answers initialize, tools/list and tools/call
+// (echoing the `text` argument back), with no framework in the way.
+import { stdin, stdout } from "node:process";
+
+let pending = [];
+stdin.on("data", (chunk) => {
+  let start = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+    pending.push(chunk.subarray(start, i));
+    handle(Buffer.concat(pending).toString("utf8"));
+    pending = [];
+    start = i + 1;
+  }
+  if (start < chunk.length) pending.push(chunk.subarray(start));
+});
+
+function reply(id, result) {
+  stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n");
+}
+
+function handle(line) {
+  if (line.length === 0) return;
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method === "initialize") {
+    reply(msg.id, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "bench-echo", version: "1" } });
+  } else if (msg.method === "tools/list") {
+    reply(msg.id, { tools: [{ name: "echo", description: "echo", inputSchema: { type: "object" } }] });
+  } else if (msg.method === "tools/call") {
+    if (msg.params?.arguments?.stderr) process.stderr.write(`handled ${msg.id}\n`);
+    reply(msg.id, { content: [{ type: "text", text: msg.params?.arguments?.text ?? "" }] });
+  } else {
+    reply(msg.id, {});
+  }
+}
