@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    setupFiles: ["tests/setup/fast-check.ts"],
     // Black-box tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
