@@ -1,0 +1,62 @@
+// Wrap and unwrap as text edits over an EntryView. Install inserts the launcher in front of the
+// first list item and moves the command token into the list; uninstall removes exactly that, so
+// install followed by uninstall gives back the original bytes.
+import { deleteFront, type Edit, type Editor, type EntryView, insertFront } from "./editors/view.js";
+import type { CommandStyle } from "./types.js";
+
+export interface Edited {
+  edits: Edit[];
+  /** Uninstall removed the args list that install had added. */
+  argsRemoved: boolean;
+}
+
+export function wrapEdits(
+  view: EntryView,
+  style: CommandStyle,
+  editor: Editor,
+  prefix: string[],
+): Edited | string {
+  if (style === "argv-array") {
+    if (!view.argv) return "no command list found";
+    return { edits: [insertFront(view.argv, prefix.map(editor.quote))], argsRemoved: false };
+  }
+  const cmd = view.command;
+  if (!cmd) return "no command found";
+  const [program, ...rest] = prefix;
+  if (program === undefined) return "empty launcher";
+  const edits: Edit[] = [{ offset: cmd.start, length: cmd.end - cmd.start, text: editor.quote(program) }];
+  const raws = [...rest.map(editor.quote), view.asItem(cmd, view.args)];
+  if (view.args) edits.push(insertFront(view.args, raws));
+  else if (view.argsInsert)
+    edits.push({ offset: view.argsInsert.at, length: 0, text: view.argsInsert.make(raws) });
+  else return "no place for args found";
+  return { edits, argsRemoved: false };
+}
+
+/** `dash` is the index of `--` in the full argv (program first). */
+export function unwrapEdits(
+  view: EntryView,
+  style: CommandStyle,
+  body: string,
+  dash: number,
+): Edited | string {
+  if (style === "argv-array") {
+    if (!view.argv) return "no command list found";
+    return { edits: [deleteFront(view.argv, dash + 1)], argsRemoved: false };
+  }
+  const cmd = view.command;
+  const args = view.args;
+  if (!cmd || !args) return "no command and args found";
+  const inner = args.items[dash]; // argv[dash + 1]
+  if (!inner) return "nothing after --";
+  const edits: Edit[] = [{ offset: cmd.start, length: cmd.end - cmd.start, text: inner.raw }];
+  if (args.items.length > dash + 1)
+    return { edits: [...edits, deleteFront(args, dash + 1)], argsRemoved: false };
+  // No original args: if the list is exactly the one install added, remove it whole.
+  const added = view.argsInsert?.make(args.items.map((t) => t.raw));
+  const at = view.argsInsert?.at ?? -1;
+  if (added !== undefined && body.slice(at, at + added.length) === added) {
+    return { edits: [...edits, { offset: at, length: added.length, text: "" }], argsRemoved: true };
+  }
+  return { edits: [...edits, deleteFront(args, dash + 1)], argsRemoved: false };
+}

@@ -1,0 +1,47 @@
+// Parse a config file's text into a value, per format. A leading BOM is ignored here and kept
+// by the editors. Errors name the first problem with its line.
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import { parseDocument } from "yaml";
+import { parseStrictJson } from "../core/strict-json.js";
+import type { Format } from "./types.js";
+
+export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+export function stripBom(text: string): { bom: string; body: string } {
+  return text.startsWith("\uFEFF") ? { bom: "\uFEFF", body: text.slice(1) } : { bom: "", body: text };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export function parseConfig(text: string, format: Format): Parsed {
+  const { body } = stripBom(text);
+  if (format === "json" || format === "jsonc") {
+    if (format === "json") {
+      // Strict clients (Cline, Claude) refuse comments and duplicate keys; so do we.
+      const strict = parseStrictJson(body);
+      if (!strict.ok) return { ok: false, error: strict.error };
+    }
+    const errors: ParseError[] = [];
+    const value: unknown = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false });
+    const first = errors[0];
+    if (first)
+      return { ok: false, error: `line ${lineOf(body, first.offset)}: ${printParseErrorCode(first.error)}` };
+    return { ok: true, value };
+  }
+  if (format === "toml") {
+    try {
+      return { ok: true, value: parseToml(body) };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message.split("\n")[0] ?? "not valid TOML" };
+    }
+  }
+  const doc = parseDocument(body, { uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) return { ok: false, error: `line ${first.linePos?.[0]?.line ?? "?"}: ${first.code}` };
+  return { ok: true, value: doc.toJS() as unknown };
+}

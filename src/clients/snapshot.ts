@@ -1,0 +1,41 @@
+// Reads every discovered config into baseline records (the I/O half of verify and watch).
+import type { MachineFacts } from "../platform/client-paths.js";
+import { type FileRecord, fileRecord, serverRecord } from "./baseline.js";
+import { discover, readConfig } from "./config-io.js";
+import { parseConfig } from "./parse.js";
+import { CLIENTS } from "./registry/index.js";
+import { serversOf } from "./servers.js";
+
+export function snapshot(
+  facts: MachineFacts,
+  projectDir: string,
+  knownMains: readonly string[],
+): FileRecord[] {
+  const out: FileRecord[] = [];
+  for (const { spec, file } of discover(facts, projectDir, CLIENTS)) {
+    let text: string;
+    try {
+      text = readConfig(file.path).text;
+    } catch (err) {
+      out.push(fileRecord(file, [], (err as Error).message));
+      continue;
+    }
+    const parsed = parseConfig(text, file.format);
+    if (!parsed.ok) {
+      out.push(fileRecord(file, [], `does not parse (${parsed.error})`));
+      continue;
+    }
+    out.push(
+      fileRecord(
+        file,
+        serversOf(spec, file, parsed.value).map((d) => serverRecord(d, knownMains)),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Every path a client might read, existing or not: what watch keeps an eye on. */
+export function candidatePaths(facts: MachineFacts, projectDir: string): string[] {
+  return [...new Set(CLIENTS.flatMap((c) => c.files(facts, projectDir).map((f) => f.path)))];
+}

@@ -1,0 +1,56 @@
+// effectgate install: wrap every stdio server in the discovered client configs.
+import { parseLevel } from "../core/levels.js";
+import { UsageError } from "../core/errors.js";
+import { parseOptions, single } from "../clients/cli-options.js";
+import { currentLauncher } from "../clients/launcher.js";
+import { runPlans, selectClients } from "../clients/session.js";
+import { machineFacts } from "../platform/client-paths.js";
+import { resolve } from "node:path";
+
+const HELP = `usage: effectgate install [--dry-run] [--client NAME...] [--level L] [--policy P] [--project DIR]
+Wraps the stdio MCP servers of client configs so they start through effectgate.
+--level and --policy are written into the configs only when given.
+`;
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const o = parseOptions("install", args, {
+    flags: ["--dry-run"],
+    values: ["--client", "--level", "--policy", "--project"],
+    repeatable: ["--client"],
+  });
+  const level = single(o, "--level");
+  if (level !== undefined && !parseLevel(level))
+    throw new UsageError(
+      `install --level: expected observe, enforce or strict, got ${JSON.stringify(level)}`,
+    );
+  const policy = single(o, "--policy");
+  const { launcher, knownMains } = currentLauncher();
+  const result = runPlans({
+    facts: machineFacts(),
+    projectDir: resolve(single(o, "--project") ?? process.cwd()),
+    clients: selectClients(o.values.get("--client") ?? []),
+    mode: {
+      kind: "install",
+      launcher,
+      flags: { level, policy: policy === undefined ? undefined : policyArg(policy) },
+    },
+    knownMains,
+    dryRun: o.flags.has("--dry-run"),
+    now: new Date(),
+    out: (s) => process.stdout.write(s),
+  });
+  if (result.written > 0)
+    process.stdout.write(
+      "to bypass effectgate for one run set EFFECTGATE_OFF=1; to undo run effectgate uninstall\n",
+    );
+  return result.failed > 0 ? 1 : 0;
+}
+
+/** A policy file is written as an absolute path; the clients start servers from other folders. */
+function policyArg(p: string): string {
+  return p === "default" ? p : resolve(p);
+}

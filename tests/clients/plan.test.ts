@@ -1,0 +1,176 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Mode, planFile } from "../../src/clients/plan.js";
+import { clientByName } from "../../src/clients/registry/index.js";
+import type { ConfigFile, Format } from "../../src/clients/types.js";
+import { FIXTURES } from "./helpers.js";
+
+const LAUNCHER = { words: ["/opt/node/bin/node", "/opt/effectgate/dist/main.js"] };
+const MAINS = ["/opt/effectgate/dist/main.js"];
+const INSTALL: Mode = { kind: "install", launcher: LAUNCHER, flags: {} };
+const UNINSTALL: Mode = { kind: "uninstall" };
+
+// fixture → client, format, and the command values install must replace
+const CASES: [string, string, Format, string[]][] = [
+  ["home/.config/Claude/claude_desktop_config.json", "claude-desktop", "json", ["npx", "uvx"]],
+  ["home/.claude.json", "claude-code", "json", ["docker", "npx"]],
+  ["project/.mcp.json", "claude-code", "json", ["node", "cmd"]],
+  ["home/.cursor/mcp.json", "cursor", "json", ["uvx", "my-server"]],
+  ["project/.cursor/mcp.json", "cursor", "json", ["npx"]],
+  ["home/.config/Code/User/mcp.json", "vscode", "jsonc", ["uvx"]],
+  ["project/.vscode/mcp.json", "vscode", "jsonc", ["npx"]],
+  ["home/.codeium/windsurf/mcp_config.json", "windsurf", "json", ["uvx"]],
+  ["home/.codex/config.toml", "codex", "toml", ["npx", "uvx"]],
+  ["project/.codex/config.toml", "codex", "toml", ["python3"]],
+  ["home/.gemini/settings.json", "gemini", "jsonc", ["python"]],
+  ["home/.config/zed/settings.json", "zed", "jsonc", ["npx"]],
+  [
+    "home/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+    "cline",
+    "json",
+    ["node"],
+  ],
+  ["home/.config/opencode/opencode.jsonc", "opencode", "jsonc", []],
+  ["project/opencode.json", "opencode", "jsonc", []],
+  ["home/.continue/config.yaml", "continue", "yaml", ["npx", "solo-server"]],
+  ["project/.continue/mcpServers/db.yaml", "continue", "yaml", ["uvx"]],
+];
+
+function load(rel: string, client: string, format: Format) {
+  const spec = clientByName(client);
+  if (!spec) throw new Error(`no client ${client}`);
+  const file: ConfigFile = {
+    client,
+    path: rel,
+    scope: rel.startsWith("project/") ? "project" : "user",
+    format,
+  };
+  return { spec, file, text: readFileSync(join(FIXTURES, rel), "utf8") };
+}
+
+/** Is `small` a subsequence of `big` (lines in order, gaps allowed)? */
+function isSubsequence(small: string[], big: string[]): boolean {
+  let j = 0;
+  for (const line of small) {
+    while (j < big.length && big[j] !== line) j++;
+    if (j === big.length) return false;
+    j++;
+  }
+  return true;
+}
+
+describe.each(CASES)("%s", (rel, client, format, commands) => {
+  const { spec, file, text } = load(rel, client, format);
+  const installed = planFile(spec, file, text, INSTALL, MAINS);
+
+  it("wraps every stdio server and skips remote ones as UNGUARDED", () => {
+    expect(installed.error).toBeUndefined();
+    expect(installed.newText).toBeDefined();
+    for (const a of installed.actions) {
+      if (a.action === "wrap") {
+        expect(a.after?.slice(0, 3)).toEqual([...LAUNCHER.words, "--"]);
+        expect(a.after?.slice(3)).toEqual(a.before);
+      } else {
+        expect(a.unguarded).toBe(true);
+        expect(a.reason).toContain("UNGUARDED");
+      }
+    }
+  });
+
+  it("leaves every line that does not spell a command or args as it was", () => {
+    // Only the command and args values of wrapped servers change; every other line survives, in order.
+    const untouched = text.split("\n").filter((l) => !/\b(command|args)\b/.test(l));
+    expect(isSubsequence(untouched, (installed.newText ?? "").split("\n"))).toBe(true);
+    // A remote or untouched server's declaration text is still there verbatim.
+    for (const c of commands)
+      expect(installed.newText).not.toMatch(new RegExp(`command"?\\s*[:=]\\s*["']?${c}["']?\\s*[,\\n\\r#]`));
+  });
+
+  it("keeps BOM and line endings", () => {
+    const out = installed.newText ?? "";
+    expect(out.startsWith("\uFEFF")).toBe(text.startsWith("\uFEFF"));
+    if (text.includes("\r\n")) expect(out.replace(/\r\n/g, "").includes("\n")).toBe(false);
+    else expect(out.includes("\r")).toBe(false);
+    expect(out.endsWith("\n")).toBe(text.endsWith("\n"));
+  });
+
+  it("is idempotent: a second install changes nothing", () => {
+    const again = planFile(spec, file, installed.newText ?? "", INSTALL, MAINS);
+    expect(again.newText).toBeUndefined();
+    expect(again.actions.filter((a) => a.action !== "skip")).toEqual([]);
+    expect(again.actions.some((a) => a.reason === "already wrapped by effectgate")).toBe(true);
+  });
+
+  it("uninstall gives back the original bytes", () => {
+    const restored = planFile(spec, file, installed.newText ?? "", UNINSTALL, MAINS);
+    expect(restored.error).toBeUndefined();
+    expect(restored.newText).toBe(text);
+  });
+});
+
+describe("wrapping details", () => {
+  it("bakes --policy and --level in only when given", () => {
+    const { spec, file, text } = load("project/.mcp.json", "claude-code", "json");
+    const plan = planFile(
+      spec,
+      file,
+      text,
+      { ...INSTALL, flags: { level: "enforce", policy: "/etc/p.yaml" } },
+      MAINS,
+    );
+    const wrap = plan.actions.find((a) => a.name === "fs");
+    expect(wrap?.after).toEqual([
+      ...LAUNCHER.words,
+      "--policy",
+      "/etc/p.yaml",
+      "--level",
+      "enforce",
+      "--",
+      "node",
+      "server.js",
+    ]);
+    expect(plan.newText).toContain('"cwd": "/srv/app"');
+    const back = planFile(spec, file, plan.newText ?? "", UNINSTALL, MAINS);
+    expect(back.newText).toBe(text);
+  });
+
+  it("moves a whole cmd /c command line after --", () => {
+    const { spec, file, text } = load("project/.mcp.json", "claude-code", "json");
+    const wrap = planFile(spec, file, text, INSTALL, MAINS).actions.find((a) => a.name === "win-style");
+    expect(wrap?.after?.slice(3)).toEqual([
+      "cmd",
+      "/c",
+      "npx",
+      "-y",
+      "@modelcontextprotocol/server-everything",
+    ]);
+  });
+
+  it("never duplicates a Codex table", () => {
+    const { spec, file, text } = load("home/.codex/config.toml", "codex", "toml");
+    const out = planFile(spec, file, text, INSTALL, MAINS).newText ?? "";
+    expect(out.match(/^\[mcp_servers\.docs\]/gm)).toHaveLength(1);
+    expect(out.match(/^\[mcp_servers\.docs\.env\]/gm)).toHaveLength(1);
+    expect(out).toContain('command = "/opt/node/bin/node"   # launched by npx');
+  });
+
+  it("leaves a file that does not parse alone and says so", () => {
+    const { spec, file, text } = load("home/.cursor/mcp.json", "cursor", "json");
+    const plan = planFile(spec, file, text.slice(0, 60), INSTALL, MAINS);
+    expect(plan.newText).toBeUndefined();
+    expect(plan.error).toMatch(/does not parse/);
+  });
+
+  it("refuses to guess at an entry wrapped without --", () => {
+    const spec = clientByName("cursor");
+    if (!spec) throw new Error("no cursor");
+    const text = JSON.stringify({
+      mcpServers: { x: { command: "/usr/local/bin/effectgate", args: ["npx", "srv"] } },
+    });
+    const file: ConfigFile = { client: "cursor", path: "x", scope: "user", format: "json" };
+    const plan = planFile(spec, file, text, UNINSTALL, MAINS);
+    expect(plan.newText).toBeUndefined();
+    expect(plan.actions[0]?.reason).toMatch(/without a -- separator/);
+  });
+});
