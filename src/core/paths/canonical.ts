@@ -1,0 +1,92 @@
+import type { Canonical, PathResolver, PlatformProfile } from "./api.js";
+import { expandHomeAndVars, fileUriToPath, isFileUri } from "./expand.js";
+import { joinPath, normaliseSegments, parsePath, type Parsed } from "./lexical.js";
+
+// canonicalise(): every way of writing a path → one absolute lexical form, then its real path.
+// Order matters and is the same on every branch: trim → refuse bad text → file: URI or ~/env
+// expansion → (win32) prefixes, separators, streams, trailing dots → place relative paths under
+// the server's cwd → `.`/`..` → (darwin) NFC → resolver.
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `text` cannot be a path at all, or undefined. */
+export function refuseText(text: string): string | undefined {
+  if (text.includes("\u0000")) return "expected a path, got a string containing NUL";
+  if (LONE_SURROGATE.test(text))
+    return "expected a path, got a string with a lone UTF-16 surrogate (invalid encoding)";
+  if (text.trim() === "") return "expected a path, got an empty or whitespace-only string";
+  return undefined;
+}
+
+export type Lexical =
+  { ok: true; lexical: string; parsed: Parsed; wasAbsolute: boolean } | { ok: false; error: string };
+
+/**
+ * The absolute lexical form of `input` (no file-system access). `wasAbsolute` tells pattern
+ * anchors apart from relative bodies, which are placed under the cwd here.
+ */
+export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
+  const bad = refuseText(input);
+  if (bad) return { ok: false, error: bad };
+  let text = input.trim();
+  if (isFileUri(text)) {
+    const r = fileUriToPath(text, profile);
+    if (!r.ok) return r;
+    text = r.text;
+    const again = refuseText(text);
+    if (again) return { ok: false, error: `${again} (after percent-decoding the file: URI)` };
+  } else {
+    text = expandHomeAndVars(text, profile);
+  }
+  const parsedR = parsePath(text, profile.platform);
+  if (!parsedR.ok) return parsedR;
+  const parsed = parsedR.parsed;
+  const wasAbsolute = parsed.kind === "absolute";
+  let root = parsed.root;
+  let segments = parsed.segments;
+  if (!wasAbsolute) {
+    const cwdR = parsePath(profile.cwd, profile.platform);
+    if (!cwdR.ok || cwdR.parsed.kind !== "absolute") {
+      return {
+        ok: false,
+        error: `expected the server's working directory to be absolute, got ${JSON.stringify(profile.cwd)}`,
+      };
+    }
+    const cwd = cwdR.parsed;
+    if (parsed.kind === "relative") {
+      root = cwd.root;
+      segments = [...cwd.segments, ...parsed.segments];
+    } else if (parsed.kind === "rooted") {
+      root = cwd.root; // `\x` is on the cwd's drive or share
+    } else if (parsed.root === cwd.root) {
+      segments = [...cwd.segments, ...parsed.segments]; // `C:x` with the cwd on C:
+    } else {
+      // `D:x`: cmd.exe keeps a per-drive cwd in the hidden variable `=D:`; without it, the drive root.
+      const driveCwd = profile.env[`=${parsed.root}`];
+      const dr = driveCwd === undefined ? undefined : parsePath(driveCwd, "win32");
+      const base =
+        dr?.ok && dr.parsed.kind === "absolute" && dr.parsed.root === parsed.root ? dr.parsed.segments : [];
+      segments = [...base, ...parsed.segments];
+    }
+  }
+  const norm = normaliseSegments(segments, profile.platform);
+  if (!norm.ok) return norm;
+  let lexical = joinPath(root, norm.segments, profile.platform);
+  if (profile.platform === "darwin") lexical = lexical.normalize("NFC");
+  return { ok: true, lexical, parsed: { kind: "absolute", root, segments: norm.segments }, wasAbsolute };
+}
+
+/**
+ * Canonicalise one path argument as the server would see it. Never throws: a string that cannot
+ * be placed comes back `ok: false` with the reason, so the caller refuses the call (fail closed).
+ */
+export function canonicalise(input: string, profile: PlatformProfile, resolver: PathResolver): Canonical {
+  const lex = lexicalPath(input, profile);
+  if (!lex.ok) return { ok: false, spelled: input, error: lex.error };
+  let resolved = resolver.realpath(lex.lexical) ?? lex.lexical;
+  if (profile.platform === "darwin") resolved = resolved.normalize("NFC");
+  return { ok: true, spelled: input, lexical: lex.lexical, resolved };
+}
+
+/** A resolver that knows nothing: `resolved` equals `lexical`. For offline checks and tests. */
+export const LEXICAL_ONLY: PathResolver = { realpath: () => undefined };

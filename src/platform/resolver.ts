@@ -1,0 +1,96 @@
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import type { PathResolver } from "../core/paths/api.js";
+import { longPathName, mayHaveShortNames } from "./windows-longpath.js";
+
+// The production PathResolver: what a path really names on this machine, including paths that do
+// not exist yet (a write creates them) and dangling links (a write through one creates the target).
+
+/** Linux's own limit on links followed in one lookup. */
+const MAX_HOPS = 40;
+
+export interface FsResolverOptions {
+  /** How long an answer may be reused; the file system can change under us, so keep it short. */
+  ttlMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+  /** Entries kept before the cache is dropped wholesale. */
+  maxEntries?: number;
+}
+
+function stripWin32Namespace(p: string): string {
+  if (p.startsWith("\\\\?\\UNC\\")) return "\\\\" + p.slice(8);
+  if (p.startsWith("\\\\?\\")) return p.slice(4);
+  return p;
+}
+
+function realExisting(p: string): string {
+  let real = realpathSync.native(p);
+  if (process.platform === "win32") {
+    real = stripWin32Namespace(real);
+    if (mayHaveShortNames(real)) real = longPathName(real) ?? real;
+  }
+  return real;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Real path over the longest existing prefix; a dangling link in the way is followed to its target. */
+function resolveFrom(absolute: string, hops: number): string | undefined {
+  if (hops > MAX_HOPS) return undefined; // a link loop: nothing sensible to say
+  try {
+    return realExisting(absolute);
+  } catch {
+    // Walk up until something exists.
+  }
+  const tail: string[] = [];
+  let head = absolute;
+  let realHead: string | undefined;
+  while (realHead === undefined) {
+    const parent = dirname(head);
+    if (parent === head) return undefined; // not even the root resolves
+    tail.unshift(basename(head));
+    head = parent;
+    try {
+      realHead = realExisting(head);
+    } catch {
+      // keep walking
+    }
+  }
+  const first = join(realHead, tail[0] as string);
+  if (isLink(first)) {
+    let target: string;
+    try {
+      target = readlinkSync(first);
+    } catch {
+      return join(realHead, ...tail);
+    }
+    const next = isAbsolute(target) ? target : resolve(realHead, target);
+    return resolveFrom(join(next, ...tail.slice(1)), hops + 1);
+  }
+  return join(realHead, ...tail);
+}
+
+export function createFsResolver(options: FsResolverOptions = {}): PathResolver {
+  const ttl = options.ttlMs ?? 1000;
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? 1024;
+  const cache = new Map<string, { at: number; value: string | undefined }>();
+  return {
+    realpath(absolute: string): string | undefined {
+      const t = now();
+      const hit = cache.get(absolute);
+      if (hit && t - hit.at < ttl) return hit.value;
+      const value = resolveFrom(absolute, 0);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(absolute, { at: t, value });
+      return value;
+    },
+  };
+}
