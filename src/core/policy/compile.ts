@@ -1,0 +1,174 @@
+// From a validated policy document to a CompiledPolicy: every pattern and glob compiled once.
+// Pattern problems are returned (not thrown) with their key paths so that the loader can give
+// each its line and report them together with every other problem in the file.
+import type { Level, Verdict } from "../types.js";
+import type { PathPattern, PathResolver, PlatformProfile } from "../paths/api.js";
+import { compilePathPattern, type CompiledPathPattern } from "../paths/pattern.js";
+import { createPatternSet, type PatternSet } from "../paths/pattern-set.js";
+import type { CompiledPolicy, PathList } from "./api.js";
+import { GlobSet, globProblem } from "./globs.js";
+import type { PolicyDocument } from "./schema.js";
+import type { KeyPath } from "./yaml-tree.js";
+
+export const PATH_LISTS: readonly PathList[] = ["deny", "confirm", "confirm_if_tainted", "deny_read"];
+
+export interface PolicyProblem {
+  path: KeyPath;
+  expected: string;
+  got: string;
+}
+
+export interface CompiledLists {
+  /** Each list in file order, indexed by name so a lookup need not test every pattern. */
+  paths: Record<PathList, PatternSet>;
+  execTools: GlobSet;
+  sources: GlobSet;
+  servers: GlobSet;
+  exclude: GlobSet;
+  envDeny: string[];
+}
+
+const SEVERITY: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
+
+export const section = (raw: unknown, key: string): unknown =>
+  raw !== null && typeof raw === "object" && !Array.isArray(raw)
+    ? (raw as Record<string, unknown>)[key]
+    : undefined;
+
+/** The string items of a list with their indexes; anything else was already reported by the schema. */
+function stringItems(value: unknown): [string, number][] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown, i) =>
+    typeof item === "string" ? [[item, i] as [string, number]] : [],
+  );
+}
+
+function globList(raw: unknown, at: [string, string], problems: PolicyProblem[]): GlobSet {
+  const good: string[] = [];
+  for (const [glob, i] of stringItems(section(section(raw, at[0]), at[1]))) {
+    const expected = globProblem(glob);
+    if (expected === undefined) good.push(glob);
+    else problems.push({ path: [...at, i], expected, got: JSON.stringify(glob) });
+  }
+  return new GlobSet(good);
+}
+
+/**
+ * Compile every list of `raw` (a policy document, validated or not: items that are not strings
+ * are skipped here because the schema reports them) on `profile`.
+ */
+export function compileLists(
+  raw: unknown,
+  profile: PlatformProfile,
+): { lists: CompiledLists; problems: PolicyProblem[] } {
+  const problems: PolicyProblem[] = [];
+  const paths = {} as Record<PathList, PatternSet>;
+  for (const list of PATH_LISTS) {
+    const compiled: PathPattern[] = [];
+    for (const [text, i] of stringItems(section(section(raw, "paths"), list))) {
+      const c = compilePathPattern(text, profile);
+      if (c.ok) compiled.push(c.pattern);
+      else problems.push({ path: ["paths", list, i], expected: c.expected, got: JSON.stringify(text) });
+    }
+    paths[list] = createPatternSet(compiled, profile.platform);
+  }
+  const lists: CompiledLists = {
+    paths,
+    execTools: globList(raw, ["exec", "tools"], problems),
+    sources: globList(raw, ["taint", "sources"], problems),
+    servers: globList(raw, ["taint", "servers"], problems),
+    exclude: globList(raw, ["taint", "exclude"], problems),
+    envDeny: globList(raw, ["env", "deny"], problems).globs.slice(),
+  };
+  return { lists, problems };
+}
+
+/** Rules between keys of `exec:` that the schema cannot express (given a valid exec section). */
+export function crossCheck(exec: PolicyDocument["exec"]): PolicyProblem[] {
+  const problems: PolicyProblem[] = [];
+  if (exec === undefined) return problems;
+  if ((exec.tools?.length ?? 0) > 0 && exec.action === undefined) {
+    // No silent default: listing exec tools without saying what happens to them is a mistake.
+    problems.push({
+      path: ["exec", "action"],
+      expected: "one of allow, confirm, deny (required when exec.tools lists tools)",
+      got: "nothing",
+    });
+  } else if (exec.action === undefined && exec.action_if_tainted !== undefined) {
+    problems.push({
+      path: ["exec", "action"],
+      expected: "one of allow, confirm, deny (required with exec.action_if_tainted)",
+      got: "nothing",
+    });
+  }
+  if (
+    exec.action !== undefined &&
+    exec.action_if_tainted !== undefined &&
+    SEVERITY[exec.action_if_tainted] < SEVERITY[exec.action]
+  ) {
+    // Untrusted content in the session may only make the answer stricter.
+    problems.push({
+      path: ["exec", "action_if_tainted"],
+      expected: `a verdict at least as strict as exec.action (${exec.action})`,
+      got: exec.action_if_tainted,
+    });
+  }
+  return problems;
+}
+
+/** A pattern that compiled but can match nothing on this profile (e.g. `%APPDATA%\…` on Linux). */
+export interface InertPattern {
+  list: PathList;
+  text: string;
+  why: string;
+}
+
+/**
+ * CompiledPolicy plus what `effectgate check` can show: patterns that are inert on this
+ * profile. They are legal (a policy may serve colleagues on other systems) but worth saying.
+ */
+export interface LoadedPolicy extends CompiledPolicy {
+  /** `resolver` lets anchored patterns also match under the real path of their anchor. */
+  matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined;
+  readonly inert: readonly InertPattern[];
+}
+
+function inertPatterns(lists: CompiledLists): InertPattern[] {
+  return PATH_LISTS.flatMap((list) =>
+    lists.paths[list].patterns.flatMap((pattern) => {
+      const why = (pattern as Partial<CompiledPathPattern>).inert;
+      return why === undefined ? [] : [{ list, text: pattern.body, why }];
+    }),
+  );
+}
+
+/** A CompiledPolicy over lists compiled by compileLists() from the same (valid) document. */
+export function buildPolicy(
+  doc: PolicyDocument,
+  lists: CompiledLists,
+  source: string,
+  sha256: string,
+): LoadedPolicy {
+  const action: Verdict = doc.exec?.action ?? "allow";
+  const mode: Level | undefined = doc.mode;
+  return {
+    source,
+    sha256,
+    mode,
+    matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined {
+      // `body` is the text exactly as the policy wrote it: what a decision cites.
+      return lists.paths[list].first(p, resolver)?.body;
+    },
+    execGlob: (tool: string) => lists.execTools.first(tool),
+    exec: { action, actionIfTainted: doc.exec?.action_if_tainted ?? action },
+    taintSource(tool: string, server?: string): string | undefined {
+      // An exclusion names a tool we know to be local; it wins over a broad source glob and
+      // over its server being a source.
+      if (lists.exclude.first(tool) !== undefined) return undefined;
+      return lists.sources.first(tool) ?? (server === undefined ? undefined : lists.servers.first(server));
+    },
+    signatures: doc.taint?.signatures ?? true,
+    envDeny: lists.envDeny,
+    inert: inertPatterns(lists),
+  };
+}

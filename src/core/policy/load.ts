@@ -1,0 +1,138 @@
+// Loading a policy file: YAML → plain values (with lines) → strict schema → compiled lists.
+// Every problem in the file is collected and thrown together as one ConfigError, one line per
+// problem (`file:line: key: expected X, got Y`). Nothing is defaulted to hide a mistake.
+import type { z } from "zod";
+import { ConfigError, describeValue, type ConfigProblem } from "../errors.js";
+import type { PlatformProfile } from "../paths/api.js";
+import {
+  buildPolicy,
+  compileLists,
+  crossCheck,
+  section,
+  type LoadedPolicy,
+  type PolicyProblem,
+} from "./compile.js";
+import { nearKey } from "./near-key.js";
+import { ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
+import { formatKeyPath, readYamlTree, type KeyPath, type YamlTree } from "./yaml-tree.js";
+
+function valueAt(root: unknown, path: KeyPath): unknown {
+  let here: unknown = root;
+  for (const part of path) {
+    if (here === null || typeof here !== "object") return undefined;
+    here = (here as Record<string | number, unknown>)[part];
+  }
+  return here;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "an empty value";
+  return describeValue(value);
+}
+
+/** The line of the value at `path`, else of its key, else of the closest parent that has one. */
+function lineFor(tree: YamlTree, path: KeyPath, preferKey = false): number {
+  for (let n = path.length; n >= 0; n -= 1) {
+    const at = formatKeyPath(path.slice(0, n));
+    const line = preferKey
+      ? (tree.lines.get(`key:${at}`) ?? tree.lines.get(at))
+      : (tree.lines.get(at) ?? tree.lines.get(`key:${at}`));
+    if (line !== undefined) return line;
+  }
+  return 1;
+}
+
+function unknownKeyProblem(tree: YamlTree, parent: KeyPath, key: string): Omit<ConfigProblem, "file"> {
+  const section = parent.map(String).join(".");
+  const known = KNOWN_KEYS[section] ?? [];
+  let hint = nearKey(key, known);
+  if (hint === undefined) {
+    // A right key in the wrong section, e.g. `deny_read:` written at the top level.
+    for (const [other, keys] of Object.entries(KNOWN_KEYS)) {
+      if (other !== section && other !== "" && keys.includes(key))
+        hint = `${other}.${key} (it belongs under ${other}:)`;
+    }
+  }
+  const path = [...parent, key];
+  return {
+    line: lineFor(tree, path, true),
+    key: formatKeyPath(path),
+    expected: `one of ${known.join(", ")}${hint === undefined ? "" : ` (did you mean ${hint}?)`}`,
+    got: "an unknown key",
+  };
+}
+
+function schemaProblems(tree: YamlTree, issues: readonly z.core.$ZodIssue[]): Omit<ConfigProblem, "file">[] {
+  const out: Omit<ConfigProblem, "file">[] = [];
+  for (const issue of issues) {
+    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) out.push(unknownKeyProblem(tree, path, key));
+      continue;
+    }
+    const value = valueAt(tree.value, path);
+    const expected =
+      expectedAt(path) ??
+      (issue.code === "invalid_value" ? `one of ${issue.values.map(String).join(", ")}` : issue.message);
+    out.push({
+      line: lineFor(tree, path, value === undefined),
+      key: formatKeyPath(path),
+      expected,
+      got: describe(value),
+    });
+  }
+  return out;
+}
+
+/**
+ * Parse, validate and compile a policy. `source` names the file in every problem (and becomes
+ * CompiledPolicy.source); `sha256` is the hash of the file's bytes, computed by the caller.
+ * Throws ConfigError listing every problem, ordered by line.
+ */
+export function loadPolicy(
+  text: string,
+  source: string,
+  sha256: string,
+  profile: PlatformProfile,
+): LoadedPolicy {
+  const tree = readYamlTree(text);
+  const problems: Omit<ConfigProblem, "file">[] = tree.problems.map((p) => ({
+    line: p.line,
+    key: formatKeyPath(p.path),
+    expected: p.expected,
+    got: p.got,
+  }));
+  const fail = (): never => {
+    const sorted = problems
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => (a.p.line ?? 0) - (b.p.line ?? 0) || a.i - b.i)
+      .map(({ p }) => ({ file: source, ...p }));
+    throw new ConfigError(sorted);
+  };
+  if (tree.broken) return fail();
+
+  const parsed = PolicySchema.safeParse(tree.value);
+  // A value the tree could not give (an alias) was reported already; the schema would only
+  // add "got nothing" for the same key.
+  const reported = new Set(problems.map((p) => p.key));
+  if (!parsed.success) {
+    for (const p of schemaProblems(tree, parsed.error.issues))
+      if (!(reported.has(p.key) && p.got === "nothing")) problems.push(p);
+  }
+  const { lists, problems: listProblems } = compileLists(tree.value, profile);
+  // A missing key has no line of its own: it is reported on the line of the key that holds it.
+  const located = (p: PolicyProblem) => ({
+    line: lineFor(tree, p.path, p.got === "nothing"),
+    key: formatKeyPath(p.path),
+    expected: p.expected,
+    got: p.got,
+  });
+  problems.push(...listProblems.map(located));
+  // Checked on its own so that a mistake elsewhere in the file does not hide this one.
+  const exec = ExecSchema.optional().safeParse(section(tree.value, "exec"));
+  if (exec.success) problems.push(...crossCheck(exec.data).map(located));
+
+  if (problems.length > 0 || !parsed.success) return fail();
+  return buildPolicy(parsed.data, lists, source, sha256);
+}

@@ -1,0 +1,96 @@
+// The policy file's shape, as data: one strict zod schema (unknown keys are errors), plus the
+// human wording of what each key expects, so that problems read "expected a list of path
+// patterns" rather than zod's internal type names. See docs/policy.md for the semantics.
+import { z } from "zod";
+
+const verdict = z.enum(["allow", "confirm", "deny"]);
+const stringList = z.array(z.string());
+
+export const PathsSchema = z.strictObject({
+  deny: stringList.optional(),
+  confirm: stringList.optional(),
+  confirm_if_tainted: stringList.optional(),
+  deny_read: stringList.optional(),
+});
+
+export const ExecSchema = z.strictObject({
+  tools: stringList.optional(),
+  action: verdict.optional(),
+  action_if_tainted: verdict.optional(),
+});
+
+export const TaintSchema = z.strictObject({
+  sources: stringList.optional(),
+  servers: stringList.optional(),
+  exclude: stringList.optional(),
+  signatures: z.boolean().optional(),
+});
+
+export const EnvSchema = z.strictObject({
+  deny: stringList.optional(),
+});
+
+export const PolicySchema = z.strictObject({
+  version: z.literal(1),
+  mode: z.enum(["observe", "enforce", "strict"]).optional(),
+  paths: PathsSchema.optional(),
+  exec: ExecSchema.optional(),
+  taint: TaintSchema.optional(),
+  env: EnvSchema.optional(),
+});
+
+export type PolicyDocument = z.infer<typeof PolicySchema>;
+
+/** The keys each mapping accepts, in file order, for "did you mean" hints and messages. */
+export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  "": Object.keys(PolicySchema.shape),
+  paths: Object.keys(PathsSchema.shape),
+  exec: Object.keys(ExecSchema.shape),
+  taint: Object.keys(TaintSchema.shape),
+  env: Object.keys(EnvSchema.shape),
+};
+
+const PATTERNS = "a list of path patterns (quoted strings)";
+const GLOBS = "a list of tool-name globs (quoted strings)";
+const VERDICT = "one of allow, confirm, deny";
+
+/** What a key expects, in words; keyed by the key path with list indexes written as `[]`. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  "": "a mapping with version: 1",
+  version: "1",
+  mode: "one of observe, enforce, strict",
+  paths: "a mapping with deny, confirm, confirm_if_tainted, deny_read",
+  "paths.deny": PATTERNS,
+  "paths.confirm": PATTERNS,
+  "paths.confirm_if_tainted": PATTERNS,
+  "paths.deny_read": PATTERNS,
+  "paths.deny[]": "a path pattern string",
+  "paths.confirm[]": "a path pattern string",
+  "paths.confirm_if_tainted[]": "a path pattern string",
+  "paths.deny_read[]": "a path pattern string",
+  exec: "a mapping with tools, action, action_if_tainted",
+  "exec.tools": GLOBS,
+  "exec.tools[]": "a tool-name glob string",
+  "exec.action": VERDICT,
+  "exec.action_if_tainted": VERDICT,
+  taint: "a mapping with sources, servers, exclude, signatures",
+  "taint.sources": GLOBS,
+  "taint.sources[]": "a tool-name glob string",
+  "taint.servers": "a list of server-name globs (quoted strings)",
+  "taint.servers[]": "a server-name glob string",
+  "taint.exclude": GLOBS,
+  "taint.exclude[]": "a tool-name glob string",
+  "taint.signatures": "true or false",
+  env: "a mapping with deny",
+  "env.deny": "a list of environment-variable name globs",
+  "env.deny[]": "a variable-name glob string",
+};
+
+/** Words for what the value at `path` should be; `[3]` and `[0]` both look up `[]`. */
+export function expectedAt(path: readonly PropertyKey[]): string | undefined {
+  const key = path
+    .map((p) => (typeof p === "number" ? "[]" : String(p)))
+    .join(".")
+    .replace(/\.\[\]/g, "[]");
+  return EXPECTED[key];
+}
