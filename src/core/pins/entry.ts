@@ -1,0 +1,155 @@
+import { canonicalHash, canonicalJson } from "../jcs.js";
+import { compareToolsDetailed, type DetailedToolChange } from "./compare.js";
+import { pinItem, pinTool, PROMPT_KEYS, TEMPLATE_KEYS } from "./pin.js";
+import { approvedTools, lockToolFromPin, type LockEntry } from "./lock.js";
+import type { Finding } from "./severity.js";
+
+/** What a probe of a live server saw, as far as the lock cares. */
+export interface LiveServer {
+  argv: readonly string[];
+  /** Names from `--pin-env`. */
+  envNames: readonly string[];
+  instructions?: string | undefined;
+  tools: readonly unknown[];
+  prompts?: readonly unknown[] | undefined;
+  resourceTemplates?: readonly unknown[] | undefined;
+}
+
+export type BuiltEntry = { ok: true; entry: LockEntry } | { ok: false; problems: string[] };
+
+/** The lock entry for a live server; refuses when any tool, prompt or template cannot be pinned. */
+export function buildEntry(live: LiveServer): BuiltEntry {
+  const problems: string[] = [];
+  const tools: LockEntry["tools"] = {};
+  const entries: [string, LockEntry["tools"][string]][] = [];
+  for (const t of live.tools) {
+    const r = pinTool(t);
+    if (!r.ok) problems.push(`tool "${r.name || "(unnamed)"}": ${r.error}`);
+    else if (entries.some(([n]) => n === r.pin.name)) problems.push(`tool "${r.pin.name}": listed twice`);
+    else entries.push([r.pin.name, lockToolFromPin(r.pin)]);
+  }
+  Object.assign(tools, Object.fromEntries(entries));
+  const items = (list: readonly unknown[] | undefined, keys: readonly string[], what: string) => {
+    if (list === undefined) return undefined;
+    const out: [string, Record<string, unknown> & { hash: string }][] = [];
+    for (const item of list) {
+      const r = pinItem(item, keys);
+      if (!r.ok) problems.push(`${what} "${r.name || "(unnamed)"}": ${r.error}`);
+      else if (out.some(([n]) => n === r.name)) problems.push(`${what} "${r.name}": listed twice`);
+      else
+        out.push([
+          r.name,
+          { ...(JSON.parse(canonicalJson(r.fields)) as Record<string, unknown>), hash: r.hash },
+        ]);
+    }
+    return Object.fromEntries(out);
+  };
+  const prompts = items(live.prompts, PROMPT_KEYS, "prompt");
+  const resourceTemplates = items(live.resourceTemplates, TEMPLATE_KEYS, "resource template");
+  if (problems.length > 0) return { ok: false, problems };
+  const [command = "", ...args] = live.argv;
+  return {
+    ok: true,
+    entry: {
+      command,
+      args,
+      env: [...new Set(live.envNames)].sort(),
+      ...(live.instructions !== undefined
+        ? { instructions: live.instructions, instructionsHash: canonicalHash(live.instructions) }
+        : {}),
+      tools,
+      ...(prompts !== undefined ? { prompts } : {}),
+      ...(resourceTemplates !== undefined ? { resourceTemplates } : {}),
+    },
+  };
+}
+
+const list = (xs: readonly string[]): string => xs.map((x) => JSON.stringify(x)).join(", ");
+
+/**
+ * Every difference between the approved entry and the live server, as sentences with a
+ * severity. Tool differences come from the same comparison the relay uses at run time.
+ */
+export function diffEntry(
+  approved: LockEntry,
+  live: LiveServer,
+): { server: Finding[]; tools: DetailedToolChange[] } {
+  const server: Finding[] = [];
+  const [command = "", ...args] = live.argv;
+  if (approved.command !== command)
+    server.push({
+      text: `command changed from ${JSON.stringify(approved.command)} to ${JSON.stringify(command)}`,
+      severity: "high",
+    });
+  if (canonicalJson(approved.args) !== canonicalJson(args))
+    server.push({
+      text: `arguments changed from [${list(approved.args)}] to [${list(args)}]`,
+      severity: "high",
+    });
+  const envNow = new Set(live.envNames);
+  const envThen = new Set(approved.env);
+  const added = [...envNow].filter((n) => !envThen.has(n)).sort();
+  const removed = [...envThen].filter((n) => !envNow.has(n)).sort();
+  if (added.length)
+    server.push({ text: `environment variable names added: ${added.join(", ")}`, severity: "medium" });
+  if (removed.length)
+    server.push({ text: `environment variable names removed: ${removed.join(", ")}`, severity: "low" });
+  if (approved.instructions !== live.instructions) {
+    const text =
+      approved.instructions === undefined
+        ? "server instructions added"
+        : live.instructions === undefined
+          ? "server instructions removed"
+          : "server instructions changed";
+    server.push({
+      text,
+      severity: live.instructions === undefined ? "low" : "high",
+      was: approved.instructions ?? null,
+      now: live.instructions ?? null,
+    });
+  }
+  diffItems(approved.prompts, live.prompts, PROMPT_KEYS, "prompt", server);
+  diffItems(approved.resourceTemplates, live.resourceTemplates, TEMPLATE_KEYS, "resource template", server);
+  return { server, tools: compareToolsDetailed(approvedTools(approved), live.tools) };
+}
+
+function diffItems(
+  approved: Record<string, { hash: string; description?: unknown }> | undefined,
+  live: readonly unknown[] | undefined,
+  keys: readonly string[],
+  what: string,
+  out: Finding[],
+): void {
+  if (approved === undefined && live === undefined) return;
+  const then = new Map(Object.entries(approved ?? {}));
+  const seen = new Set<string>();
+  for (const item of live ?? []) {
+    const r = pinItem(item, keys);
+    if (!r.ok) {
+      out.push({
+        text: `${what} "${r.name || "(unnamed)"}" cannot be checked: ${r.error}`,
+        severity: "high",
+      });
+      continue;
+    }
+    seen.add(r.name);
+    const old = then.get(r.name);
+    if (old === undefined)
+      out.push({
+        text: `new ${what} "${r.name}"`,
+        severity: "medium",
+        now: typeof r.fields["description"] === "string" ? r.fields["description"] : null,
+      });
+    else if (old.hash !== r.hash) {
+      const was = typeof old.description === "string" ? old.description : null;
+      const now = typeof r.fields["description"] === "string" ? r.fields["description"] : null;
+      out.push(
+        was !== now
+          ? { text: `${what} "${r.name}": description changed`, severity: "high", was, now }
+          : { text: `${what} "${r.name}" changed`, severity: "medium" },
+      );
+    }
+  }
+  for (const name of [...then.keys()].sort())
+    if (!seen.has(name)) out.push({ text: `${what} "${name}" removed`, severity: "low" });
+}

@@ -1,0 +1,105 @@
+import { canonicalHash } from "../jcs.js";
+import { describeValue } from "../errors.js";
+
+/**
+ * One tool as approved: the fields a model reads (name, title, description), the fields that
+ * shape its arguments and results (inputSchema, outputSchema) and the hints a client may act on
+ * (annotations). Absent optional fields are null, so "absent" has one spelling in the hash.
+ */
+export interface ToolPin {
+  name: string;
+  description: string | null;
+  inputSchema: unknown;
+  outputSchema: unknown;
+  annotations: unknown;
+  title: string | null;
+  hash: string;
+}
+
+export type PinResult = { ok: true; pin: ToolPin } | { ok: false; name: string; error: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The value hashed for a pin: every pinned field, absent ones as null. */
+export function pinnedContent(p: Omit<ToolPin, "hash">): Record<string, unknown> {
+  return {
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    inputSchema: p.inputSchema,
+    outputSchema: p.outputSchema,
+    annotations: p.annotations,
+  };
+}
+
+/**
+ * Pin one tool from a `tools/list` result. A tool that cannot be pinned (no name, a schema that
+ * is not an object, a value JCS cannot express, nesting too deep to walk) is reported, never
+ * skipped: callers treat it as unverifiable, which is refused like a change.
+ */
+export function pinTool(tool: unknown): PinResult {
+  if (!isObject(tool))
+    return { ok: false, name: "", error: `expected a tool object, got ${describeValue(tool)}` };
+  const name = tool["name"];
+  if (typeof name !== "string" || name === "") {
+    return {
+      ok: false,
+      name: typeof name === "string" ? name : "",
+      error: `name: expected a non-empty string, got ${describeValue(name)}`,
+    };
+  }
+  const bad = (error: string): PinResult => ({ ok: false, name, error });
+  // JSON object readers (zod records among them) drop or misread this key, so it cannot be pinned.
+  if (name === "__proto__") return bad('name: "__proto__" cannot be stored in a lock file');
+  const description = tool["description"] ?? null;
+  if (description !== null && typeof description !== "string")
+    return bad(`description: expected a string, got ${describeValue(description)}`);
+  const title = tool["title"] ?? null;
+  if (title !== null && typeof title !== "string")
+    return bad(`title: expected a string, got ${describeValue(title)}`);
+  const inputSchema = tool["inputSchema"];
+  if (!isObject(inputSchema))
+    return bad(`inputSchema: expected an object schema, got ${describeValue(inputSchema)}`);
+  const outputSchema = tool["outputSchema"] ?? null;
+  if (outputSchema !== null && !isObject(outputSchema))
+    return bad(`outputSchema: expected an object schema, got ${describeValue(outputSchema)}`);
+  const annotations = tool["annotations"] ?? null;
+  if (annotations !== null && !isObject(annotations))
+    return bad(`annotations: expected an object, got ${describeValue(annotations)}`);
+  const fields = { name, description, inputSchema, outputSchema, annotations, title };
+  let hash: string;
+  try {
+    hash = canonicalHash(pinnedContent(fields));
+  } catch (err) {
+    // Non-finite numbers, or a structure so deep that walking it overflows the stack.
+    return bad(`cannot be put in canonical form: ${(err as Error).message}`);
+  }
+  return { ok: true, pin: { ...fields, hash } };
+}
+
+/** Pin a named item of another list (prompts, resource templates): its fields minus `_meta`. */
+export function pinItem(
+  item: unknown,
+  keys: readonly string[],
+):
+  | { ok: true; name: string; fields: Record<string, unknown>; hash: string }
+  | { ok: false; name: string; error: string } {
+  if (!isObject(item))
+    return { ok: false, name: "", error: `expected an object, got ${describeValue(item)}` };
+  const name = item["name"];
+  if (typeof name !== "string" || name === "")
+    return { ok: false, name: "", error: `name: expected a non-empty string, got ${describeValue(name)}` };
+  if (name === "__proto__")
+    return { ok: false, name, error: 'name: "__proto__" cannot be stored in a lock file' };
+  const fields: Record<string, unknown> = {};
+  for (const k of keys) if (item[k] !== undefined) fields[k] = item[k];
+  try {
+    return { ok: true, name, fields, hash: canonicalHash({ name, ...fields }) };
+  } catch (err) {
+    return { ok: false, name, error: `cannot be put in canonical form: ${(err as Error).message}` };
+  }
+}
+
+export const PROMPT_KEYS = ["title", "description", "arguments"] as const;
+export const TEMPLATE_KEYS = ["title", "uriTemplate", "description", "mimeType", "annotations"] as const;

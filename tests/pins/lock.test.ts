@@ -1,0 +1,132 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/core/errors.js";
+import { buildEntry } from "../../src/core/pins/entry.js";
+import { identityFor, serializeLock, type LockFile } from "../../src/core/pins/lock.js";
+import { loadLock, writeLock } from "../../src/relay/lock-file.js";
+import { sandbox } from "./helpers.js";
+
+const tools = [
+  {
+    name: "read_file",
+    description: "Read a file.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  {
+    name: "write_file",
+    description: "Write a file.",
+    inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } } },
+    annotations: { destructiveHint: true },
+  },
+];
+
+function sampleLock(): LockFile {
+  const built = buildEntry({
+    argv: ["node", "fs.mjs", "/data"],
+    envNames: ["TOKEN"],
+    instructions: "Be careful.",
+    tools,
+  });
+  if (!built.ok) throw new Error(built.problems.join("; "));
+  return { version: 1, servers: { fs: built.entry } };
+}
+
+function problemOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("lock file", () => {
+  it("round-trips: written, loaded, identical; stable order", () => {
+    const box = sandbox();
+    const file = join(box.dir, "effectgate.lock");
+    const lock = sampleLock();
+    lock.servers["another"] = lock.servers["fs"]!;
+    writeLock(file, lock);
+    const text = readFileSync(file, "utf8");
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text).toContain('\n  "servers": {\n    "another": {');
+    const loaded = loadLock(file, { mustExist: true });
+    expect(serializeLock(loaded.lock)).toBe(text);
+    expect(loaded.edited).toEqual([]);
+  });
+
+  it("rejects a hand-edited description, naming the server and tool and the line", () => {
+    const box = sandbox();
+    const file = join(box.dir, "effectgate.lock");
+    writeLock(file, sampleLock());
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace('"Read a file."', '"Read any file."'));
+    const msg = problemOf(() => loadLock(file, { mustExist: true }));
+    const line =
+      text
+        .split("\n")
+        .findIndex(
+          (l) =>
+            l.includes('"hash"') &&
+            text.split("\n").indexOf(l) > text.split("\n").findIndex((x) => x.includes('"read_file"')),
+        ) + 1;
+    expect(msg).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${line}: servers\\["fs"\\]\\.tools\\["read_file"\\]: hash: expected [0-9a-f]{64} \\(recomputed\\), got [0-9a-f]{64}; re-run effectgate approve$`,
+      ),
+    );
+    // approve may still read it, to show and replace the edited entry.
+    expect(loadLock(file, { mustExist: true, allowEdited: true }).edited.map((p) => p.at)).toEqual([
+      ["servers", "fs", "tools", "read_file"],
+    ]);
+  });
+
+  it("rejects edited instructions", () => {
+    const box = sandbox();
+    const file = join(box.dir, "effectgate.lock");
+    writeLock(file, sampleLock());
+    writeFileSync(file, readFileSync(file, "utf8").replace('"Be careful."', '"Be bold."'));
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toContain(
+      'servers["fs"]: instructionsHash: expected',
+    );
+  });
+
+  it("rejects unknown keys, wrong types and duplicate keys with file:line", () => {
+    const box = sandbox();
+    const file = join(box.dir, "effectgate.lock");
+    writeLock(file, sampleLock());
+    const good = readFileSync(file, "utf8");
+    writeFileSync(file, good.replace('"env": [', '"envv": [], "env": ['));
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toMatch(
+      /:\d+: servers\["fs"\]\.envv: expected only known keys, got unknown key "envv"/,
+    );
+    writeFileSync(file, good.replace('"version": 1', '"version": 2'));
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toMatch(
+      /:2: version: expected .*1.*, got number 2/,
+    );
+    writeFileSync(file, good.replace('"command": "node",', '"command": "node", "command": "evil",'));
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toMatch(
+      /:\d+: servers\["fs"\]\.command: expected each key once, got a duplicate key/,
+    );
+    writeFileSync(file, "{ not json");
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toContain(
+      "expected JSON, got not valid JSON",
+    );
+  });
+
+  it("a missing lock is an error for the relay and empty for approve", () => {
+    const box = sandbox();
+    const file = join(box.dir, "none.lock");
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toContain("no such file");
+    expect(loadLock(file, { mustExist: false }).lock).toEqual({ version: 1, servers: {} });
+  });
+
+  it("identity is the name, else the argv with unusual words quoted", () => {
+    expect(identityFor("fs", ["npx", "x"])).toBe("fs");
+    expect(
+      identityFor(undefined, ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/my dir", ""]),
+    ).toBe('npx -y @modelcontextprotocol/server-filesystem "/my dir" ""');
+  });
+});

@@ -1,0 +1,126 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, fixture, MAIN, sandbox } from "./helpers.js";
+
+// End to end through the relay: `node dist/main.js --level enforce --lock … -- <fixture>`.
+// The fixture records every message it receives, so "refused" is judged by what the server saw.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, read loosely in assertions
+type Msg = Record<string, any>;
+
+/** Runs the relay, sends `messages` one by one, waiting for the answer to each request. */
+async function session(
+  box: ReturnType<typeof sandbox>,
+  args: string[],
+  messages: Msg[],
+): Promise<{ answers: Map<number, Msg>; stderr: string; code: number | null }> {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd: box.dir,
+    env: box.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const answers = new Map<number, Msg>();
+  let stderr = "";
+  let buf = "";
+  const waiters = new Map<number, () => void>();
+  child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
+  child.stdout.on("data", (d: Buffer) => {
+    buf += d.toString();
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      let m: Msg;
+      try {
+        m = JSON.parse(line) as Msg;
+      } catch {
+        continue;
+      }
+      if (typeof m.id === "number" && m.method === undefined) {
+        answers.set(m.id, m);
+        waiters.get(m.id)?.();
+      }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  for (const m of messages) {
+    if (child.exitCode !== null) break;
+    child.stdin.write(`${JSON.stringify(m)}\n`);
+    if (m.id !== undefined) {
+      await Promise.race([
+        new Promise<void>((r) => waiters.set(m.id as number, r)),
+        exited,
+        new Promise((r) => setTimeout(r, 15_000)),
+      ]);
+    }
+  }
+  child.stdin.end();
+  const code = await exited;
+  return { answers, stderr, code };
+}
+
+const handshake = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+];
+const call = (id: number, name: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: { path: "/tmp/x" } },
+});
+
+describe("pins at run time (through the relay)", () => {
+  it("at enforce, a call to a tool changed since approval never reaches the server", async () => {
+    const box = sandbox();
+    const server = ["node", fixture("rugpull.mjs"), box.state];
+    expect(cli(box, ["approve", "--", ...server]).code).toBe(0);
+    // The relay's listing is the fixture's second one: read_file's description has changed.
+    const { answers, stderr } = await session(
+      box,
+      ["--level", "enforce", "--lock", "effectgate.lock", "--", ...server],
+      [...handshake, call(3, "read_file"), call(4, "list_dir")],
+    );
+    const refused = answers.get(3);
+    expect(refused?.result?.isError).toBe(true);
+    expect(JSON.stringify(refused)).toContain("changed since it was approved (description changed)");
+    expect(JSON.stringify(refused)).toContain("effectgate approve --diff -- node");
+    expect(answers.get(4)?.result?.content?.[0]?.text).toBe("ok list_dir");
+    expect(stderr).toContain('tool "read_file": description changed');
+    const received = readFileSync(join(box.state, "received.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Msg);
+    const calls = received.filter((m) => m.method === "tools/call").map((m) => m.params.name);
+    expect(calls).toEqual(["list_dir"]);
+    // The tools/list the client saw is the server's, unchanged (pins do not rewrite lists).
+    expect(answers.get(2)?.result?.tools?.map((t: Msg) => t.name)).toEqual(["list_dir", "read_file"]);
+  });
+
+  it("a hand-edited lock stops the relay with exit 78 before the server starts", async () => {
+    const box = sandbox();
+    const server = ["node", fixture("rugpull.mjs"), box.state];
+    expect(cli(box, ["approve", "--", ...server]).code).toBe(0);
+    const lock = join(box.dir, "effectgate.lock");
+    writeFileSync(lock, readFileSync(lock, "utf8").replace("List a folder.", "List any folder."));
+    const { code, stderr } = await session(
+      box,
+      ["--level", "enforce", "--lock", "effectgate.lock", "--", ...server],
+      [],
+    );
+    expect(code).toBe(78);
+    expect(stderr).toMatch(
+      /effectgate\.lock:\d+: servers\[".*rugpull\.mjs.*"\]\.tools\["list_dir"\]: hash: expected/,
+    );
+    // Only approve's own listing ever happened.
+    expect(readFileSync(join(box.state, "pids"), "utf8").trim().split("\n")).toHaveLength(1);
+    expect(existsSync(join(box.state, "received.jsonl"))).toBe(true);
+  });
+});
