@@ -1,0 +1,87 @@
+// Text for `effectgate eval`. Reasons, tool names and rules may come from a model or a server, so
+// they are escaped before they reach the terminal.
+import { clip, escapeForTerminal as esc } from "../replay/escape.js";
+import type { Level } from "../types.js";
+import type { Rate } from "./active-time.js";
+import type { BenignReport } from "./benign.js";
+import type { Ratio, RecallReport } from "./recall.js";
+
+function pct(r: Ratio): string {
+  return r.recall === null ? "n/a" : `${(r.recall * 100).toFixed(1)}%`;
+}
+
+function ratioText(r: Ratio): string {
+  return `${r.stopped}/${r.total} (${pct(r)})`;
+}
+
+export function formatRecall(r: RecallReport, policy: string): string[] {
+  const levels = Object.keys(r.perLevel) as Level[];
+  const out = [
+    `attack corpus: ${r.scenarios} scenarios, ${r.visible} visible to a stdio relay, ${r.invisible.length} not; policy ${esc(policy)}`,
+  ];
+  out.push("  recall (harmful message refused):");
+  for (const level of levels) out.push(`    ${level.padEnd(8)} ${ratioText(r.perLevel[level])}`);
+  out.push("  by category:");
+  const width = Math.max(8, ...Object.keys(r.perCategory).map((c) => c.length));
+  for (const [c, row] of Object.entries(r.perCategory)) {
+    out.push(`    ${esc(c).padEnd(width)}  ${levels.map((l) => `${l} ${ratioText(row[l])}`.padEnd(24)).join(" ").trimEnd()}`);
+  }
+  if (r.missed.length > 0) {
+    out.push("  missed:");
+    for (const m of r.missed) {
+      const verdict = m.verdict ? `${m.verdict}${m.rule ? ` by ${esc(m.rule)}` : ""}` : "no verdict";
+      out.push(
+        `    [${m.level}] ${m.id} (${esc(m.category)}): ${m.outcome}; ${verdict}${m.tainted ? ", tainted" : ""}: ${esc(clip(m.reason, 200))}`,
+      );
+    }
+  }
+  if (r.invisible.length > 0) {
+    out.push("  not visible to a stdio relay (never counted as stopped):");
+    for (const s of r.invisible) out.push(`    ${s.id} (${esc(s.category)}): ${esc(s.why)}`);
+  }
+  return out;
+}
+
+function rateText(level: string, r: Rate): string {
+  if (!r.ok) return `    ${level.padEnd(8)} ${r.why}`;
+  return `    ${level.padEnd(8)} ${r.perWeek.toFixed(1)} per week (${r.blocks} blocked of ${r.calls} calls)`;
+}
+
+export function formatBenign(b: BenignReport, policy: string): string[] {
+  const minutes = Math.floor(b.activeMs / 60000);
+  const out = [
+    `benign traffic: ${b.sessions} sessions, ${b.calls} judged calls, ${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m active; policy ${esc(policy)}`,
+  ];
+  if (b.excluded.length > 0) {
+    out.push(`  excluded ${b.excluded.length} sessions:`);
+    for (const e of b.excluded) out.push(`    ${esc(e.sid)}  # ${esc(e.reason)}`);
+  }
+  if (b.unreadableLines > 0) out.push(`  ${b.unreadableLines} unreadable log lines skipped`);
+  if (b.calls === 0) {
+    out.push("  no judged calls: this measures nothing about false positives");
+    return out;
+  }
+  out.push(`  verdicts: ${b.verdicts.allow} allow, ${b.verdicts.confirm} confirm, ${b.verdicts.deny} deny`);
+  const rules = Object.entries(b.rules).sort(
+    (x, y) => y[1].confirm + y[1].deny - (x[1].confirm + x[1].deny) || (x[0] < y[0] ? -1 : 1),
+  );
+  if (rules.length > 0) {
+    out.push("  by rule:");
+    for (const [rule, n] of rules)
+      out.push(
+        `    ${String(n.deny).padStart(4)} deny ${String(n.confirm).padStart(4)} confirm  ${esc(rule)}`,
+      );
+  }
+  if (b.flagged.length > 0) {
+    out.push("  flagged calls:");
+    for (const f of b.flagged) {
+      out.push(
+        `    ${esc(f.file)}:${f.line} ${esc(f.t)} ${f.verdict} ${esc(f.tool ?? f.method)}${f.tainted ? " (tainted)" : ""}: ${esc(clip(f.reason, 160))}`,
+      );
+    }
+  }
+  out.push("  blocks per week of active time (enforce refuses deny; strict also stops every confirm):");
+  out.push(rateText("enforce", b.enforce));
+  out.push(rateText("strict", b.strict));
+  return out;
+}

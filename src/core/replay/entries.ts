@@ -1,0 +1,67 @@
+// The shape replay and eval read from a session log. src/log/records.ts (zod) is the authority;
+// core may not import src/log, so this mirrors only the fields read here, structurally, and the
+// reader's records are assignable to it.
+
+export interface HeaderLike {
+  type: "header";
+  seq: number;
+  t: string;
+  sid: string;
+  server: string[];
+  name: string | null;
+  cwd: string;
+  platform: string;
+  level: string;
+  from: string;
+  policy: { source: string; sha256: string } | null;
+}
+
+export interface FrameLike {
+  type: "frame";
+  seq: number;
+  t: string;
+  sid: string;
+  dir: "c2s" | "s2c";
+  size: number;
+  text?: string | undefined;
+  base64?: string | undefined;
+  truncated?: true | undefined;
+  nonJson?: true | undefined;
+}
+
+export interface StderrLike {
+  type: "stderr";
+  seq: number;
+  t: string;
+  sid: string;
+  text: string;
+}
+
+export interface EventLike {
+  type: "event";
+  seq: number;
+  t: string;
+  sid: string;
+  ev: string;
+  data: Record<string, unknown>;
+}
+
+export interface ExitLike {
+  type: "exit";
+  seq: number;
+  t: string;
+  sid: string;
+  code: number | null;
+  signal: string | null;
+  exitCode: number;
+}
+
+export type RecordLike = HeaderLike | FrameLike | StderrLike | EventLike | ExitLike;
+
+/** One line of a log file: a valid record, or why the line could not be read. */
+export type LogEntry = { line: number; record: RecordLike } | { line: number; error: string };
+
+/** Milliseconds since the epoch for a record time, or NaN. Parsing a given string is not a clock. */
+export function timeOf(t: string): number {
+  return Date.parse(t);
+}

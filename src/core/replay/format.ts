@@ -1,0 +1,123 @@
+// Rendering a transcript for a terminal. Every string that a server, a model or a log line
+// supplied goes through escapeForTerminal; only effectgate's own words are printed as they are.
+import { clip, escapeForTerminal as esc } from "./escape.js";
+import type { ReplayItem, ReplaySession } from "./transcript.js";
+
+const DETAIL_MAX = 200;
+
+/** `+H:MM:SS.mmm` since session start; `+?` when the time could not be read. */
+export function formatOffset(ms: number | null): string {
+  if (ms === null) return "+?:??:??.???";
+  const sign = ms < 0 ? "-" : "+";
+  let rest = Math.abs(Math.round(ms));
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const sec = rest % 60;
+  rest = (rest - sec) / 60;
+  const min = rest % 60;
+  const hours = (rest - min) / 60;
+  return `${sign}${hours}:${String(min).padStart(2, "0")}:${String(sec).padStart(2, "0")}.${String(milli).padStart(3, "0")}`;
+}
+
+export function formatLatency(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`;
+}
+
+function showId(id: ReplayItem["id"]): string {
+  return id === undefined ? "" : `id=${typeof id === "string" ? JSON.stringify(id) : String(id)}`;
+}
+
+function body(item: ReplayItem): string {
+  const arrow = item.dir === "c2s" ? "->" : item.dir === "s2c" ? "<-" : "  ";
+  const star = item.batch ? "*" : " ";
+  const tool = item.tool !== undefined ? `tool=${esc(item.tool)}` : "";
+  const detail = item.detail !== undefined ? esc(clip(item.detail, DETAIL_MAX)) : "";
+  const join = (...parts: string[]): string => parts.filter((p) => p !== "").join("  ");
+  switch (item.kind) {
+    case "request":
+    case "notification":
+      return join(`${arrow}${star}`, esc(item.method ?? ""), showId(item.id), tool);
+    case "response": {
+      const what =
+        item.outcome === "refusal"
+          ? "refused by effectgate"
+          : item.outcome === "tool-error"
+            ? "tool error"
+            : (item.outcome ?? "result");
+      const answers = item.answers !== undefined ? `<- ${esc(item.answers)}` : "<- (no matching request)";
+      const latency = item.latencyMs !== undefined ? formatLatency(item.latencyMs) : "";
+      return join(
+        `${arrow}${star}`,
+        what,
+        answers,
+        showId(item.id),
+        tool,
+        latency,
+        detail === "" ? "" : `"${detail}"`,
+      );
+    }
+    case "frame":
+      return join(`${arrow}${star}`, detail);
+    case "stderr":
+      return `!! STDERR  ${detail}`;
+    case "invalid":
+      return `!! INVALID  line ${item.line}: ${detail}`;
+    case "exit":
+      return `== ${detail}`;
+    case "event":
+      if (item.marker)
+        return join(`!! ${item.marker}`, item.method ? esc(item.method) : "", showId(item.id), tool, detail);
+      return join(`.. ${esc(item.method ?? "event")}`, detail);
+  }
+}
+
+export function formatItem(item: ReplayItem): string {
+  return `  ${formatOffset(item.offsetMs)}  ${body(item)}`;
+}
+
+export function formatSession(s: ReplaySession): string[] {
+  const out: string[] = [];
+  out.push(`session ${esc(s.sid)}  started ${s.start !== null ? esc(s.start) : "?"}`);
+  if (s.header) {
+    const h = s.header;
+    out.push(
+      `  server: ${h.server.map((a) => esc(a)).join(" ")}${h.name !== null ? `  (name ${esc(h.name)})` : ""}`,
+    );
+    out.push(
+      `  cwd ${esc(h.cwd)}  platform ${esc(h.platform)}  level ${esc(h.level)} (${esc(h.from)})  policy ${h.policy !== null ? esc(h.policy) : "none"}`,
+    );
+  } else {
+    out.push("  (no header record: the start of this session is missing)");
+  }
+  for (const item of s.items) out.push(formatItem(item));
+  const m = s.summary.toJSON();
+  out.push("  summary:");
+  out.push(
+    `    protocol ${m.protocolVersion !== null ? esc(m.protocolVersion) : "unknown"}; client ${m.client !== null ? esc(m.client) : "unknown"}; server ${m.server !== null ? esc(m.server) : "unknown"}`,
+  );
+  out.push(
+    `    ${m.toolsAdvertised} tools advertised, ${m.calls} calls, ${m.refused} refused, ${m.failed} failed, ${m.unanswered} unanswered${m.invalidLines ? `, ${m.invalidLines} unreadable lines` : ""}`,
+  );
+  for (const [tool, n] of Object.entries(m.callsPerTool))
+    out.push(`    ${String(n).padStart(5)}  ${esc(tool)}`);
+  return out;
+}
+
+/** The whole transcript of one file as lines of text. */
+export function formatFile(file: string, sessions: readonly ReplaySession[]): string[] {
+  const out = [`== ${esc(file)}`];
+  if (sessions.length === 0) out.push("  (empty log)");
+  for (const s of sessions) out.push(...formatSession(s));
+  return out;
+}
+
+/** Structured form for --json: one record per item, then one per session summary. */
+export function jsonRecords(file: string, sessions: readonly ReplaySession[]): unknown[] {
+  const out: unknown[] = [{ type: "file", file, sessions: sessions.length }];
+  for (const s of sessions) {
+    out.push({ type: "session", file, sid: s.sid, start: s.start, header: s.header });
+    for (const item of s.items) out.push({ type: "item", file, sid: s.sid, ...item });
+    out.push({ type: "summary", file, sid: s.sid, ...s.summary.toJSON() });
+  }
+  return out;
+}

@@ -1,0 +1,338 @@
+// From log entries to a transcript: one item per frame member, event, stderr line or bad line,
+// plus a summary per session. Pure and deterministic: the same entries give the same transcript.
+import type { JsonRpcId } from "../types.js";
+import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike } from "./entries.js";
+import { failureOf, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
+import { newSummary, noteHandshake, type SessionSummary } from "./summary.js";
+
+export type Marker =
+  "REFUSED" | "ASK" | "NOTED" | "OBSERVED" | "TAINT" | "PIN" | "STDERR" | "GAP" | "INVALID";
+
+/** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
+export interface ReplayItem {
+  line: number;
+  /** Milliseconds since the session's first record; null when the time is unreadable. */
+  offsetMs: number | null;
+  kind: "request" | "notification" | "response" | "frame" | "stderr" | "event" | "invalid" | "exit";
+  dir?: "c2s" | "s2c";
+  marker?: Marker;
+  method?: string;
+  id?: JsonRpcId;
+  tool?: string;
+  /** For responses: the method of the request answered, when known. */
+  answers?: string;
+  latencyMs?: number;
+  /** "result", "error", "tool-error" or "refusal" for responses. */
+  outcome?: string;
+  batch?: true;
+  /** Free text: an error message, a stderr line, an event's facts. */
+  detail?: string;
+}
+
+export interface ReplaySession {
+  sid: string;
+  start: string | null;
+  header: {
+    server: string[];
+    name: string | null;
+    cwd: string;
+    platform: string;
+    level: string;
+    from: string;
+    policy: string | null;
+  } | null;
+  items: ReplayItem[];
+  summary: SessionSummary;
+}
+
+interface Pending {
+  method: string;
+  tool: string | undefined;
+  at: number;
+  params: unknown;
+}
+
+class SessionBuilder {
+  readonly session: ReplaySession;
+  private readonly start: number;
+  private readonly pending = new Map<string, Pending>();
+  private readonly refused = new Set<string>();
+
+  constructor(sid: string, first: RecordLike | undefined) {
+    this.start = first ? timeOf(first.t) : NaN;
+    this.session = { sid, start: first?.t ?? null, header: null, items: [], summary: newSummary() };
+  }
+
+  offset(t: string): number | null {
+    const ms = timeOf(t) - this.start;
+    return Number.isFinite(ms) ? ms : null;
+  }
+
+  add(line: number, r: RecordLike): void {
+    const at = this.offset(r.t);
+    const items = this.session.items;
+    switch (r.type) {
+      case "header":
+        this.session.header = {
+          server: r.server,
+          name: r.name,
+          cwd: r.cwd,
+          platform: r.platform,
+          level: r.level,
+          from: r.from,
+          policy: r.policy ? r.policy.source : null,
+        };
+        return;
+      case "stderr":
+        items.push({ line, offsetMs: at, kind: "stderr", marker: "STDERR", detail: r.text });
+        return;
+      case "exit":
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "exit",
+          detail: `server exit code=${r.code ?? "none"} signal=${r.signal ?? "none"}; effectgate exits ${r.exitCode}`,
+        });
+        return;
+      case "event":
+        this.event(line, at, r);
+        return;
+      case "frame":
+        this.frame(line, at, r);
+        return;
+    }
+  }
+
+  private frame(line: number, at: number | null, r: FrameLike): void {
+    const items = this.session.items;
+    if (r.text === undefined) {
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not UTF-8, ${r.size} bytes)` });
+      return;
+    }
+    const parsed = r.nonJson ? undefined : parseFrame(r.text);
+    if (!parsed) {
+      const what = r.truncated ? `(truncated frame, ${r.size} bytes)` : "(not JSON)";
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${r.text}` });
+      return;
+    }
+    for (const m of parsed.messages) this.message(line, at ?? NaN, r.dir, m, parsed.batch);
+  }
+
+  private message(line: number, at: number, dir: "c2s" | "s2c", m: Message, batch: boolean): void {
+    const offsetMs = Number.isFinite(at) ? at : null;
+    const base: ReplayItem = {
+      line,
+      offsetMs,
+      kind: "frame",
+      dir,
+      ...(batch ? { batch: true as const } : {}),
+    };
+    const s = this.session.summary;
+    if (m.kind === "other") {
+      this.session.items.push({ ...base, detail: m.why });
+      return;
+    }
+    if (m.kind === "notification") {
+      this.session.items.push({ ...base, kind: "notification", method: m.method });
+      return;
+    }
+    if (m.kind === "request") {
+      const tool = toolOf(m.method, m.params);
+      this.pending.set(idKey(dir, m.id), { method: m.method, tool, at, params: m.params });
+      if (m.method === "tools/call" && dir === "c2s") s.noteCall(idKey(dir, m.id), tool ?? "(no name)");
+      if (m.method === "initialize" && dir === "c2s" && isRecord(m.params))
+        noteHandshake(s, { clientInfo: m.params["clientInfo"] });
+      this.session.items.push({
+        ...base,
+        kind: "request",
+        method: m.method,
+        id: m.id,
+        ...(tool !== undefined ? { tool } : {}),
+      });
+      return;
+    }
+    const key = idKey(dir === "c2s" ? "s2c" : "c2s", m.id);
+    const req = this.pending.get(key);
+    this.pending.delete(key);
+    const failure = failureOf(m.body);
+    const outcome = this.refused.has(key)
+      ? "refusal"
+      : failure
+        ? "error" in m.body
+          ? "error"
+          : "tool-error"
+        : "result";
+    const item: ReplayItem = { ...base, kind: "response", id: m.id, outcome };
+    if (req) {
+      item.answers = req.method;
+      if (req.tool !== undefined) item.tool = req.tool;
+      if (Number.isFinite(at - req.at)) item.latencyMs = at - req.at;
+      if (req.method === "tools/call" && dir === "s2c") s.noteAnswer(key, outcome);
+      const result = m.body["result"];
+      if (req.method === "initialize" && isRecord(result))
+        noteHandshake(s, { protocolVersion: result["protocolVersion"], serverInfo: result["serverInfo"] });
+      if (req.method === "tools/list" && isRecord(result) && Array.isArray(result["tools"])) {
+        for (const t of result["tools"])
+          if (isRecord(t) && typeof t["name"] === "string") s.tools.add(t["name"]);
+      }
+    }
+    if (failure)
+      item.detail = failure.code === undefined ? failure.message : `${failure.code} ${failure.message}`;
+    this.session.items.push(item);
+  }
+
+  private event(line: number, at: number | null, r: EventLike): void {
+    const d = r.data;
+    const items = this.session.items;
+    const str = (k: string): string | undefined => (typeof d[k] === "string" ? (d[k] as string) : undefined);
+    const id = typeof d["id"] === "string" || typeof d["id"] === "number" ? d["id"] : undefined;
+    switch (r.ev) {
+      case "handshake":
+        noteHandshake(this.session.summary, d);
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          method: "handshake",
+          detail: `protocol ${str("protocolVersion") ?? "?"}`,
+        });
+        return;
+      case "decision": {
+        const outcome = str("outcome");
+        const verdict = str("verdict") ?? "?";
+        if (verdict === "allow" && outcome === "forward") return;
+        const marker: Marker =
+          outcome === "refuse"
+            ? "REFUSED"
+            : outcome === "ask"
+              ? "ASK"
+              : outcome === "forward-noted"
+                ? "NOTED"
+                : "OBSERVED";
+        if (outcome === "refuse" && id !== undefined) {
+          this.refused.add(idKey("c2s", id));
+          this.session.summary.noteRefused(idKey("c2s", id));
+        }
+        const rule = str("rule");
+        const extra = [
+          d["tainted"] === true ? "tainted" : "",
+          str("unjudgeable") ? `unjudgeable: ${str("unjudgeable")}` : "",
+        ].filter(Boolean);
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          marker,
+          method: str("method") ?? "decision",
+          ...(id !== undefined ? { id } : {}),
+          ...(str("tool") !== undefined ? { tool: str("tool") as string } : {}),
+          detail: `${verdict}${rule ? ` by ${rule}` : ""}${extra.length ? ` (${extra.join(", ")})` : ""}: ${str("reason") ?? ""}`,
+        });
+        return;
+      }
+      case "refusal":
+      case "refused": {
+        // One refusal may answer several calls (a batch): `id`, or a list in `ids`.
+        const ids = [id, ...(Array.isArray(d["ids"]) ? d["ids"] : [])].filter(
+          (x): x is string | number => typeof x === "string" || typeof x === "number",
+        );
+        for (const one of ids) {
+          if (this.refused.has(idKey("c2s", one))) continue;
+          this.refused.add(idKey("c2s", one));
+          this.session.summary.noteRefused(idKey("c2s", one));
+          items.push({
+            line,
+            offsetMs: at,
+            kind: "event",
+            marker: "REFUSED",
+            id: one,
+            detail: str("reason") ?? str("text") ?? "",
+          });
+        }
+        return;
+      }
+      case "ask":
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          marker: "ASK",
+          ...(id !== undefined ? { id } : {}),
+          detail: describeFacts(d),
+        });
+        return;
+      case "taint":
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          marker: "TAINT",
+          detail: `by ${str("by") ?? "?"} (${str("reason") ?? "?"}): ${str("why") ?? ""}`,
+        });
+        return;
+      case "pin":
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          marker: "PIN",
+          ...(str("tool") ? { tool: str("tool") as string } : {}),
+          detail: `${str("kind") ?? "?"} ${str("severity") ?? ""}`.trim(),
+        });
+        return;
+      case "log-gap":
+        items.push({
+          line,
+          offsetMs: at,
+          kind: "event",
+          marker: "GAP",
+          detail: `${String(d["lost"] ?? "?")} records lost: ${str("error") ?? ""}`,
+        });
+        return;
+      default:
+        items.push({ line, offsetMs: at, kind: "event", method: r.ev, detail: describeFacts(d) });
+    }
+  }
+
+  invalid(line: number, error: string): void {
+    this.session.summary.invalidLines += 1;
+    this.session.items.push({ line, offsetMs: null, kind: "invalid", marker: "INVALID", detail: error });
+  }
+
+  finish(): ReplaySession {
+    this.session.summary.finish();
+    return this.session;
+  }
+}
+
+function describeFacts(d: Record<string, unknown>): string {
+  return Object.keys(d)
+    .sort()
+    .map((k) => `${k}=${typeof d[k] === "string" ? (d[k] as string) : JSON.stringify(d[k])}`)
+    .join(" ");
+}
+
+/** Split entries into sessions (a new `sid` starts one) and build each transcript. */
+export function buildTranscript(entries: readonly LogEntry[]): ReplaySession[] {
+  const out: ReplaySession[] = [];
+  let current: SessionBuilder | undefined;
+  for (const e of entries) {
+    if ("error" in e) {
+      current ??= new SessionBuilder("(unknown)", undefined);
+      current.invalid(e.line, e.error);
+      continue;
+    }
+    if (!current || (current.session.sid !== e.record.sid && current.session.sid !== "(unknown)")) {
+      if (current) out.push(current.finish());
+      current = new SessionBuilder(e.record.sid, e.record);
+    } else if (current.session.sid === "(unknown)") {
+      // Bad lines before the first record belong to the session that follows.
+      const fresh = new SessionBuilder(e.record.sid, e.record);
+      for (const item of current.session.items) fresh.invalid(item.line, item.detail ?? "");
+      current = fresh;
+    }
+    current.add(e.line, e.record);
+  }
+  if (current) out.push(current.finish());
+  return out;
+}
