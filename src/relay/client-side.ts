@@ -1,0 +1,258 @@
+/**
+ * Client → server. Every frame is forwarded as its original bytes unless it carries a judged
+ * request that the gate refuses; then the client gets a refusal with the same id and the server
+ * never sees it. While a call is being judged, later frames wait behind it (order is kept);
+ * only answers to effectgate's own asks skip the queue, since the judgement may be waiting on them.
+ */
+import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.js";
+import { classify, isRecord, isValidId, looksLikeJudgedCall, type Classified } from "../core/jsonrpc.js";
+import type { Frame } from "../core/line-splitter.js";
+import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../core/refusal-frame.js";
+import { parseStrictJson } from "../core/strict-json.js";
+import type { Asker } from "./ask.js";
+import { idKey, type Correlator } from "./correlate.js";
+import type { Flow, Outbound } from "./flow.js";
+import type { SessionFacts } from "./handshake.js";
+import { judgedMember, refusalAnswers, unparseable, unreadableMember, type Member } from "./held-members.js";
+import { Lane } from "./lane.js";
+import type { RelayLog, RelayStats } from "./types.js";
+import { looksNonJson } from "./types.js";
+
+/** Frames queued behind a held call before the client is paused (unless an ask is out). */
+const MAX_QUEUED_FRAMES = 256;
+
+const HANDSHAKE_HINTS = ['"initialize"', "server/discover", "io.modelcontextprotocol/protocolVersion"].map(
+  (s) => Buffer.from(s),
+);
+
+export interface ClientSideDeps {
+  gate: Gate | undefined;
+  log: RelayLog;
+  toServer: Outbound;
+  /** Writes a line effectgate made up (refusal, ask) to the client and logs it. */
+  toClient: (line: string) => void;
+  correlator: Correlator;
+  facts: SessionFacts;
+  asker: Asker;
+  stats: RelayStats;
+  flow: Flow;
+  announce: (line: string) => void;
+  onError: (err: unknown) => void;
+}
+
+export class ClientSide {
+  readonly lane: Lane;
+  private readonly refusedIds = new Set<string>();
+  private queueHeld = false;
+
+  constructor(private readonly d: ClientSideDeps) {
+    this.lane = new Lane(d.onError);
+  }
+
+  onFrame(frame: Frame): void {
+    const d = this.d;
+    d.stats.c2sFrames++;
+    if (d.asker.mayAnswer(frame.bytes)) {
+      const parsed = parseStrictJson(frame.bytes.toString("utf8"));
+      if (parsed.ok && d.asker.consume(parsed.value)) {
+        d.log.frame("c2s", frame.bytes, frame.eol, false);
+        d.stats.consumed++;
+        return;
+      }
+    }
+    this.lane.run(() => this.handle(frame));
+    if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
+      this.queueHeld = true;
+      d.flow.hold();
+      void this.lane.whenIdle().then(() => this.releaseQueueHold());
+    }
+  }
+
+  private releaseQueueHold(): void {
+    if (!this.queueHeld) return;
+    this.queueHeld = false;
+    this.d.flow.release();
+  }
+
+  private handle(frame: Frame): void | Promise<void> {
+    const d = this.d;
+    if (!d.gate) return this.passUnjudged(frame);
+    const text = frame.bytes.toString("utf8");
+    const strict = parseStrictJson(text);
+    let value: unknown;
+    let problem: string | undefined;
+    if (strict.ok) value = strict.value;
+    else {
+      try {
+        value = JSON.parse(text);
+        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
+      } catch {
+        d.log.frame("c2s", frame.bytes, frame.eol, true);
+        if (!looksLikeJudgedCall(text)) return this.forward(frame);
+        return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
+      }
+    }
+    d.log.frame("c2s", frame.bytes, frame.eol, false);
+    const c = classify(value);
+    if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
+    if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
+    const member = this.judgedMember(c, problem);
+    if (!member) {
+      if (c.kind === "request") this.track(c.method, c.id, c.params);
+      if (c.kind === "invalid" && looksLikeJudgedCall(text)) {
+        return this.judgeMembers(frame, [unreadableMember(c.reason)], false);
+      }
+      return this.forward(frame);
+    }
+    return this.judgeMembers(frame, [member], false);
+  }
+
+  /** No gate (checks off): relay, reading only what the handshake record needs. */
+  private passUnjudged(frame: Frame): void {
+    const d = this.d;
+    if (d.facts.era === "unknown" && HANDSHAKE_HINTS.some((h) => frame.bytes.includes(h))) {
+      try {
+        const c = classify(JSON.parse(frame.bytes.toString("utf8")));
+        d.log.frame("c2s", frame.bytes, frame.eol, false);
+        if (c.kind === "request" && d.facts.clientRequest(c.method, c.params))
+          d.correlator.sent({ method: c.method, id: c.id, params: c.params });
+        return this.forward(frame);
+      } catch {
+        // not JSON: falls through to the plain path
+      }
+    }
+    d.log.frame("c2s", frame.bytes, frame.eol, looksNonJson(frame.bytes));
+    this.forward(frame);
+  }
+
+  private batch(
+    frame: Frame,
+    members: Classified[],
+    problem: string | undefined,
+    text: string,
+  ): void | Promise<void> {
+    const malformed = members.find(
+      (m): m is Extract<Classified, { kind: "invalid" }> => m.kind === "invalid",
+    );
+    const batchProblem =
+      problem ?? (malformed ? `a batch with a malformed member (${malformed.reason})` : undefined);
+    const judged: Member[] = [];
+    members.forEach((m, index) => {
+      const jm = this.judgedMember(m, batchProblem);
+      if (jm) judged.push({ ...jm, index });
+    });
+    if (judged.length === 0 && malformed && looksLikeJudgedCall(text)) {
+      judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
+    }
+    if (judged.length === 0) {
+      this.trackAll(members);
+      return this.forward(frame);
+    }
+    return this.judgeMembers(frame, judged, true, members);
+  }
+
+  /** Notes the handshake, then builds the judged member (if any). */
+  private judgedMember(c: Classified, problem: string | undefined): Member | undefined {
+    if (c.kind === "request") this.d.facts.clientRequest(c.method, c.params);
+    return judgedMember(c, problem);
+  }
+
+  /**
+   * Judges each member in turn. All forward: the frame goes on unchanged. Any refusal: nothing
+   * of the frame is sent, and every request in it is answered (one array frame for a batch).
+   */
+  private async judgeMembers(
+    frame: Frame,
+    judged: Member[],
+    isBatch: boolean,
+    all?: Classified[],
+  ): Promise<void> {
+    const d = this.d;
+    let firstRefusal: { member: Member; text: string } | undefined;
+    const refusedText = new Map<Member, string>();
+    for (const member of judged) {
+      const answer = await this.judge(member.held);
+      if (answer.action === "refuse") {
+        refusedText.set(member, answer.text);
+        firstRefusal ??= { member, text: answer.text };
+      }
+    }
+    if (!firstRefusal) {
+      if (all) this.trackAll(all);
+      else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
+      return this.forward(frame);
+    }
+    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
+    const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
+    for (const m of judged)
+      if (m.answerId && isValidId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
+    d.stats.refused += judged.length;
+    d.log.event("refused", {
+      batch: isBatch,
+      calls: judged.map((m) => ({
+        method: m.held.method,
+        id: m.answerId?.value ?? null,
+        problem: m.held.problem ?? null,
+        text: refusedText.get(m) ?? reasonOthers,
+      })),
+    });
+    if (answers.length === 0) {
+      d.announce(
+        `refused a ${firstRefusal.member.held.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
+      );
+      return;
+    }
+    d.toClient(isBatch ? batchRefusalFrame(answers) : refusalFrame(answers[0] as RefusalMember));
+  }
+
+  private async judge(held: HeldRequest): Promise<GateAnswer> {
+    const d = this.d;
+    const gate = d.gate as Gate;
+    try {
+      return await gate.judge(held, this.context(held));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      d.log.event("gate-error", { method: held.method, id: held.id, error: message });
+      d.announce(`could not judge ${held.method} id ${JSON.stringify(held.id)}: ${message}; refused it`);
+      return {
+        action: "refuse",
+        text: `effectgate could not judge this call (${message}), so it was not sent to the server.`,
+      };
+    }
+  }
+
+  private context(held: HeldRequest): JudgeContext {
+    const d = this.d;
+    const ctx: JudgeContext = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
+    if (d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
+      ctx.ask = (message) => {
+        this.releaseQueueHold(); // the answer must be able to arrive
+        return d.asker.ask(message);
+      };
+    }
+    return ctx;
+  }
+
+  /** A client's cancel for a request effectgate answered itself goes no further. */
+  private swallowCancel(method: string, params: unknown): boolean {
+    if (method !== "notifications/cancelled" || !isRecord(params) || !isValidId(params.requestId))
+      return false;
+    if (!this.refusedIds.delete(idKey(params.requestId))) return false;
+    this.d.stats.consumed++;
+    return true;
+  }
+
+  private trackAll(members: Classified[]): void {
+    for (const m of members) if (m.kind === "request") this.track(m.method, m.id, m.params);
+  }
+
+  private track(method: string, id: HeldRequest["id"], params: unknown): void {
+    if (this.d.gate?.observe || method === "initialize" || method === "server/discover")
+      this.d.correlator.sent({ method, id, params });
+  }
+
+  private forward(frame: Frame): void {
+    this.d.stats.forwarded++;
+    this.d.toServer.write(frame.raw);
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The live relay: one server process, the client's streams, a gate and a log. Everything the
+ * CLI does beyond parsing options lives here, so tests can drive it with PassThrough streams
+ * and real fixture servers.
+ *
+ * Lifecycle: client EOF → end the server's stdin → GRACE_AFTER_EOF_MS → SIGTERM →
+ * GRACE_AFTER_TERM_MS → SIGKILL. A signal to us is passed on, followed by the same SIGKILL
+ * deadline. When the server exits: flush what it wrote, close our output, write the exit record.
+ */
+import { constants as osConstants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import type { Gate } from "../core/gate.js";
+import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter.js";
+import { Asker } from "./ask.js";
+import { ClientSide } from "./client-side.js";
+import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
+import { Correlator } from "./correlate.js";
+import { Flow, Outbound } from "./flow.js";
+import { SessionFacts } from "./handshake.js";
+import { ServerSide } from "./server-side.js";
+import { serverEnv, spawnServer, type ServerProcess } from "./spawn-server.js";
+import { newStats, type RelayLog, type RelayStats } from "./types.js";
+
+export type { RelayLog, RelayStats } from "./types.js";
+export { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
+
+export interface RelayOptions {
+  /** The server command and its arguments. */
+  serverArgv: readonly string[];
+  /** The client's side: what it writes to us, where we write to it, and our stderr. */
+  input: Readable;
+  output: Writable;
+  errorOutput: Writable;
+  /** Undefined when every check is off. */
+  gate: Gate | undefined;
+  log: RelayLog;
+  env: NodeJS.ProcessEnv;
+  /** Variables not passed to the server (names are logged, never values). */
+  envDeny?: readonly string[] | ((name: string) => boolean);
+  cwd: string;
+  /** Pass SIGINT/SIGTERM/SIGHUP received by this process on to the server (the CLI does). */
+  forwardSignals?: boolean;
+  /** Longest line accepted in any stream (default MAX_FRAME_BYTES); tests lower it. */
+  maxFrameBytes?: number;
+  /** Called once the server is running (tests use it to learn the pid). */
+  onSpawn?: (pid: number) => void;
+}
+
+export interface RelayResult {
+  /** What effectgate exits with: the server's code, or 128 + signal number. */
+  exitCode: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stats: RelayStats;
+}
+
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+export async function runRelay(o: RelayOptions): Promise<RelayResult> {
+  const { env, removed } = serverEnv(o.env, o.envDeny);
+  if (removed.length > 0) o.log.event("env-deny", { removed });
+  const child = await spawnServer(o.serverArgv, env, o.cwd);
+  o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
+  if (child.pid !== undefined) o.onSpawn?.(child.pid);
+  return new Promise((resolve) => new Session(o, child, resolve).start());
+}
+
+class Session {
+  private readonly stats = newStats();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private clientDone = false;
+  private exited = false;
+  private readonly overflowSaid = new Set<string>();
+  private readonly maxFrameBytes: number;
+  private stderrOut: Outbound | undefined;
+  private readonly announce: (line: string) => void;
+  private readonly clientSide: ClientSide;
+  private readonly serverSide: ServerSide;
+  private readonly toServer: Outbound;
+  private readonly toClient: Outbound;
+  private readonly asker: Asker;
+  private readonly onSignal = (sig: NodeJS.Signals): void => this.signalled(sig);
+  private readonly killOnExit = (): void => {
+    if (!this.exited) this.child.kill("SIGKILL");
+  };
+
+  constructor(
+    private readonly o: RelayOptions,
+    private readonly child: ServerProcess,
+    private readonly resolve: (r: RelayResult) => void,
+  ) {
+    const log = o.log;
+    const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
+    const clientIn = new Flow(o.input);
+    const serverOut = new Flow(child.stdout);
+    this.toServer = new Outbound(child.stdin, clientIn, (err) => {
+      if (err) log.event("server-stdin-closed", { error: err.message });
+    });
+    this.toClient = new Outbound(o.output, serverOut, () => this.clientEnded("client output closed"));
+    const correlator = new Correlator();
+    const facts = new SessionFacts(record);
+    const toClientLine = (line: string): void => {
+      this.stats.originated++;
+      const bytes = Buffer.from(`${line}\n`);
+      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false);
+      this.toClient.write(bytes);
+    };
+    this.asker = new Asker(toClientLine, record);
+    const announce = (line: string): void => {
+      o.errorOutput.write(`effectgate: ${line}\n`);
+    };
+    this.announce = announce;
+    this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
+    const onError = (err: unknown): void => {
+      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      log.event("relay-error", { error: message });
+      announce(`internal error: ${message.split("\n")[0] ?? ""}`);
+    };
+    this.clientSide = new ClientSide({
+      gate: o.gate,
+      log,
+      toServer: this.toServer,
+      toClient: toClientLine,
+      correlator,
+      facts,
+      asker: this.asker,
+      stats: this.stats,
+      flow: clientIn,
+      announce,
+      onError,
+    });
+    this.serverSide = new ServerSide({
+      gate: o.gate,
+      log,
+      toClient: this.toClient,
+      correlator,
+      facts,
+      stats: this.stats,
+      announce,
+      onError,
+      onBusy: (busy) => (busy ? serverOut.hold() : serverOut.release()),
+    });
+  }
+
+  start(): void {
+    const { o, child } = this;
+    const c2s = new LineSplitter(this.maxFrameBytes);
+    const s2c = new LineSplitter(this.maxFrameBytes);
+    const toClientSide = (f: Frame): void => this.clientSide.onFrame(f);
+    const toServerSide = (f: Frame): void => this.serverSide.onFrame(f);
+    o.input.on("data", (chunk: Buffer) => {
+      if (!c2s.push(chunk, toClientSide)) this.tooLarge("client");
+    });
+    const ended = (): void => {
+      if (this.clientDone) return;
+      c2s.end(toClientSide);
+      this.clientEnded("client closed its output (EOF)");
+    };
+    o.input.once("end", ended);
+    o.input.once("close", ended);
+    o.input.once("error", ended);
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (!s2c.push(chunk, toServerSide)) this.tooLarge("server");
+    });
+    child.stdout.once("end", () => s2c.end(toServerSide));
+    this.relayStderr();
+    child.on("error", (err) => o.log.event("server-error", { error: err.message }));
+    child.once("exit", (code, signal) => void this.serverExited(code, signal));
+    process.once("exit", this.killOnExit);
+    if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
+  }
+
+  /** The server's stderr goes to ours line by line (never torn mid-line) and into the log. */
+  private relayStderr(): void {
+    const { o, child } = this;
+    const lines = new LineSplitter(this.maxFrameBytes);
+    const out = new Outbound(o.errorOutput, new Flow(child.stderr), () => undefined);
+    this.stderrOut = out;
+    const emit = (f: Frame): void => {
+      this.stats.stderrLines++;
+      o.log.stderr(f.bytes.toString("utf8"));
+      out.write(f.eol === "" ? Buffer.concat([f.raw, Buffer.from("\n")]) : f.raw);
+    };
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (!lines.push(chunk, emit)) this.tooLarge("server stderr");
+    });
+    child.stderr.once("end", () => lines.end(emit));
+  }
+
+  /**
+   * A line past MAX_FRAME_BYTES cannot be relayed whole. The rest of that stream is read and
+   * dropped; the session ends: a client that did this is treated as gone, a server is stopped.
+   */
+  private tooLarge(from: "client" | "server" | "server stderr"): void {
+    if (this.overflowSaid.has(from)) return;
+    this.overflowSaid.add(from);
+    this.o.log.event("frame-too-large", { from, limitBytes: this.maxFrameBytes });
+    this.announce(`the ${from} sent a line longer than ${this.maxFrameBytes} bytes; it cannot be relayed`);
+    if (from === "client") this.clientEnded("the client sent a line over the size limit");
+    else if (from === "server" && !this.exited) {
+      this.child.kill("SIGTERM");
+      this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
+    }
+  }
+
+  private clientEnded(why: string): void {
+    if (this.clientDone) return;
+    this.clientDone = true;
+    if (this.exited) return;
+    this.o.log.event("client-eof", { why });
+    this.asker.cancelAll();
+    void this.clientSide.lane.whenIdle().then(() => {
+      this.asker.cancelAll();
+      if (this.exited) return;
+      void this.toServer.end();
+      this.escalate(GRACE_AFTER_EOF_MS, "SIGTERM");
+    });
+  }
+
+  private signalled(sig: NodeJS.Signals): void {
+    this.o.log.event("signal", { signal: sig });
+    if (this.exited) return;
+    this.child.kill(sig);
+    this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
+  }
+
+  /** After `wait` ms send `sig`; a SIGTERM is followed by SIGKILL after GRACE_AFTER_TERM_MS. */
+  private escalate(wait: number, sig: NodeJS.Signals): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.exited) return;
+      this.o.log.event("kill", { signal: sig, afterMs: wait });
+      this.child.kill(sig);
+      if (sig === "SIGTERM") this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
+    }, wait);
+    this.timers.add(timer);
+  }
+
+  private async serverExited(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    const { o, child } = this;
+    this.exited = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    // Flush: wait until the server's pipes are drained. A grandchild may hold them open; do
+    // not wait for it forever.
+    await new Promise<void>((resolve) => {
+      if (child.stdout.readableEnded && child.stderr.readableEnded) return resolve();
+      const timer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        resolve();
+      }, GRACE_AFTER_TERM_MS);
+      child.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    await this.serverSide.lane.whenIdle();
+    await this.stderrOut?.drained(); // our stderr is not ours to close; just let it take the rest
+    this.clientDone = true;
+    this.asker.cancelAll();
+    o.input.removeAllListeners("data");
+    o.input.pause();
+    o.input.destroy();
+    await this.toClient.end();
+    const exitCode = code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
+    o.log.exit({ code, signal, exitCode, counts: { ...this.stats } });
+    process.off("exit", this.killOnExit);
+    for (const sig of FORWARDED_SIGNALS) process.off(sig, this.onSignal);
+    this.resolve({ exitCode, code, signal, stats: { ...this.stats } });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Server → client. A frame is parsed only when someone needs it: the gate observes server
+ * messages, or the frame may answer a request we track (a cheap scan for `"id"` first). Each
+ * correlated response is shown to the gate before its bytes go on, so taint and pins are up to
+ * date before the client can send its next call. Bytes are always the original ones.
+ */
+import type { Gate, JudgeContext } from "../core/gate.js";
+import { classify, type Classified } from "../core/jsonrpc.js";
+import type { Frame } from "../core/line-splitter.js";
+import type { Correlator } from "./correlate.js";
+import type { Outbound } from "./flow.js";
+import type { SessionFacts } from "./handshake.js";
+import { Lane } from "./lane.js";
+import { looksNonJson, type RelayLog, type RelayStats } from "./types.js";
+
+const ID_KEY = Buffer.from('"id"');
+
+export interface ServerSideDeps {
+  gate: Gate | undefined;
+  log: RelayLog;
+  toClient: Outbound;
+  correlator: Correlator;
+  facts: SessionFacts;
+  stats: RelayStats;
+  announce: (line: string) => void;
+  onError: (err: unknown) => void;
+  /** Told when the lane starts/stops waiting on the gate, to pause the server's stdout. */
+  onBusy: (busy: boolean) => void;
+}
+
+export class ServerSide {
+  readonly lane: Lane;
+  private readonly ctx: JudgeContext;
+  private observeFailures = 0;
+
+  constructor(private readonly d: ServerSideDeps) {
+    this.lane = new Lane(d.onError, d.onBusy);
+    this.ctx = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
+  }
+
+  onFrame(frame: Frame): void {
+    this.d.stats.s2cFrames++;
+    this.lane.run(() => this.handle(frame));
+  }
+
+  private handle(frame: Frame): void | Promise<void> {
+    const d = this.d;
+    const wanted =
+      d.gate?.observeServerMessage !== undefined || (d.correlator.size > 0 && frame.bytes.includes(ID_KEY));
+    if (!wanted) {
+      d.log.frame("s2c", frame.bytes, frame.eol, looksNonJson(frame.bytes));
+      d.toClient.write(frame.raw);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.bytes.toString("utf8"));
+    } catch {
+      d.log.frame("s2c", frame.bytes, frame.eol, true);
+      d.toClient.write(frame.raw);
+      return;
+    }
+    d.log.frame("s2c", frame.bytes, frame.eol, false);
+    const work: Promise<void>[] = [];
+    this.visit(classify(value), work);
+    if (work.length === 0) {
+      d.toClient.write(frame.raw);
+      return;
+    }
+    return Promise.all(work).then(() => d.toClient.write(frame.raw));
+  }
+
+  private visit(c: Classified, work: Promise<void>[]): void {
+    const d = this.d;
+    if (c.kind === "batch") {
+      for (const m of c.members) this.visit(m, work);
+      return;
+    }
+    if (c.kind === "response") {
+      if (c.id === null) return;
+      const found = d.correlator.answered(c.id, c.msg);
+      if (!found) return;
+      if (found.request.method === "initialize" || found.request.method === "server/discover") {
+        d.facts.serverResponse(found.request.method, c.msg);
+      }
+      const observe = d.gate?.observe;
+      if (observe)
+        this.call(() => observe.call(d.gate, { request: found.origin, response: c.msg }, this.ctx), work);
+      return;
+    }
+    if (c.kind === "request" || c.kind === "notification") {
+      const gate = d.gate;
+      if (gate?.observeServerMessage) this.call(() => gate.observeServerMessage?.(c.msg, this.ctx), work);
+    }
+  }
+
+  /** Runs a gate hook; failures are logged and said, and never stop the frame. */
+  private call(fn: () => void | Promise<void>, work: Promise<void>[]): void {
+    try {
+      const r = fn();
+      if (r instanceof Promise) work.push(r.catch((err: unknown) => this.failed(err)));
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  private failed(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.d.log.event("observe-error", { error: message });
+    if (this.observeFailures++ === 0)
+      this.d.announce(`the gate failed to inspect a server message: ${message}`);
+  }
+}

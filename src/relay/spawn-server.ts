@@ -1,0 +1,99 @@
+/**
+ * Starts the real server: an argv array, never a shell (Windows batch shims excepted, run through
+ * cmd.exe with every argument escaped, see core/command-resolve.ts). stdin, stdout and stderr are
+ * pipes. A server that cannot be started is a CannotStartError (exit 127) with one line of reason.
+ */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { resolveCommand } from "../core/command-resolve.js";
+import { CannotStartError } from "../core/errors.js";
+import type { Platform } from "../core/types.js";
+
+export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable>;
+
+export function currentPlatform(): Platform {
+  return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
+}
+
+/** Reads a variable the way the platform does (case-insensitively on Windows). */
+export function envValue(env: NodeJS.ProcessEnv, name: string, platform: Platform): string | undefined {
+  if (platform !== "win32") return env[name];
+  const key = Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase());
+  return key === undefined ? undefined : env[key];
+}
+
+/** The server's environment: ours, minus the names the caller denies. Returns the names removed. */
+export function serverEnv(
+  env: NodeJS.ProcessEnv,
+  deny: readonly string[] | ((name: string) => boolean) | undefined,
+): { env: NodeJS.ProcessEnv; removed: string[] } {
+  if (deny === undefined) return { env, removed: [] };
+  const denied = typeof deny === "function" ? deny : (name: string) => deny.includes(name);
+  const out: NodeJS.ProcessEnv = {};
+  const removed: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (denied(name)) removed.push(name);
+    else out[name] = value;
+  }
+  return { env: out, removed };
+}
+
+function isRunnableFile(platform: Platform): (p: string) => boolean {
+  return (p) => {
+    try {
+      if (!statSync(p).isFile()) return false;
+      if (platform !== "win32") accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+export async function spawnServer(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<ServerProcess> {
+  const [command, ...args] = argv;
+  if (command === undefined) throw new CannotStartError("no server command given after --");
+  const platform = currentPlatform();
+  const resolved = resolveCommand({
+    platform,
+    command,
+    args,
+    path: envValue(env, "PATH", platform),
+    pathext: envValue(env, "PATHEXT", platform),
+    comspec: envValue(env, "ComSpec", platform),
+    cwd,
+    isFile: isRunnableFile(platform),
+  });
+  if (!resolved.ok) throw new CannotStartError(`cannot start the server: ${resolved.reason}`);
+  const child = spawn(resolved.file, resolved.args, {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsVerbatimArguments: resolved.windowsVerbatimArguments,
+    windowsHide: true,
+    // The server sees the name it was started by, as it would without effectgate.
+    ...(resolved.windowsVerbatimArguments ? {} : { argv0: command }),
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      child.off("spawn", onSpawn);
+      reject(
+        new CannotStartError(
+          `cannot start the server ${command}: ${err.code ?? ""} ${err.message}`.replace(/\s+/g, " ").trim(),
+        ),
+      );
+    };
+    const onSpawn = (): void => {
+      child.off("error", onError);
+      resolve();
+    };
+    child.once("error", onError);
+    child.once("spawn", onSpawn);
+  });
+  return child;
+}
