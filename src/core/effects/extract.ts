@@ -1,0 +1,211 @@
+import { parseStrictJson } from "../strict-json.js";
+import type { Effect, Operation } from "../types.js";
+import { commandTokens } from "./command-tokens.js";
+import { type ArgRole, knownTool, verbOperation } from "./tool-table.js";
+
+/**
+ * Effects of one call, before canonicalisation. See docs/decisions/0021-path-positions.md for
+ * what counts as a path position. Every string is visited (values and object keys, at any depth,
+ * inside JSON embedded in strings too); a call beyond the budget is not judged partially: the
+ * whole extraction fails, and the decision is "too large to judge".
+ */
+export const BUDGET = {
+  /** Nesting of arrays/objects, counting each embedded JSON document as one more level. */
+  maxDepth: 48,
+  /** Strings examined (values, keys and command words). */
+  maxStrings: 50_000,
+  /** Characters in those strings. */
+  maxChars: 8 * 1024 * 1024,
+} as const;
+
+export type Extraction = { ok: true; effects: Effect[] } | { ok: false; error: string };
+
+/** Argument names that carry the command of an exec-class tool, in order of preference. */
+const COMMAND_ARGS = ["command", "cmd", "code", "script", "input", "stdin", "args", "argv"];
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Arguments that set where an exec call's command runs. */
+const WORKDIR_ARGS = ["cwd", "workdir", "working_directory", "workingDirectory", "directory", "dir"];
+/** Words that do not depend on the working directory: /x, \\x, ~, $VAR, %VAR%, C:… */
+const ABSOLUTE_ISH = /^(?:[\\/~$%]|[A-Za-z]:)/;
+
+const URL_RE = /^\s*https?:\/\//i;
+
+export function isUrl(s: string): boolean {
+  return URL_RE.test(s);
+}
+
+/**
+ * Free text: a line break inside the text never occurs in a real path, and nearly always in file
+ * bodies and messages. Leading and trailing line breaks do not count: a server that trims its
+ * input would still open `~/.bashrc\n`.
+ */
+function isProse(s: string): boolean {
+  return /[\r\n\u2028\u2029]/.test(s.trim());
+}
+
+/**
+ * A string that parses as a JSON object or array is walked as structure too. Parsed strictly:
+ * with duplicate names we cannot know which value the server will use, so the call is refused.
+ */
+function embeddedJson(s: string, at: string): unknown {
+  const t = s.trim();
+  if (!((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]")))) return undefined;
+  const parsed = parseStrictJson(t, BUDGET.maxDepth);
+  if (parsed.ok) return parsed.value;
+  if (parsed.error.startsWith("not valid JSON")) return undefined; // just text in brackets
+  throw new Unjudgeable(`JSON inside the string at ${at}: ${parsed.error}`);
+}
+
+/** The arguments are beyond the budget: judged as "too large to judge". */
+class OverBudget extends Error {}
+/** Something in the arguments cannot be read one way only. */
+class Unjudgeable extends Error {}
+
+type Role = ArgRole | "generic";
+
+class Walker {
+  readonly effects: Effect[] = [];
+  private readonly seen = new Set<string>();
+  private strings = 0;
+  private chars = 0;
+
+  constructor(
+    private readonly genericOp: Operation,
+    private readonly execClass: boolean,
+    /** The working directory an exec call names for its command (`cwd`, `workdir`, …), if any. */
+    private readonly workdir?: { at: string; dir: string },
+  ) {}
+
+  private count(s: string): void {
+    this.strings += 1;
+    this.chars += s.length;
+    if (this.strings > BUDGET.maxStrings)
+      throw new OverBudget(`more than ${BUDGET.maxStrings} strings in the arguments`);
+    if (this.chars > BUDGET.maxChars)
+      throw new OverBudget(`more than ${BUDGET.maxChars} characters of strings in the arguments`);
+  }
+
+  add(operation: Operation, kind: Effect["kind"], at: string, spelled: string): void {
+    // One judgement per distinct value: 10,000 copies of a harmless string cost one canonicalisation.
+    const key = `${operation}\u0000${kind}\u0000${spelled}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.effects.push({ operation, kind, at, spelled });
+  }
+
+  visit(value: unknown, at: string, role: Role, depth: number): void {
+    if (role === "text" || role === "remote") return;
+    if (depth > BUDGET.maxDepth)
+      throw new OverBudget(`arguments nested deeper than ${BUDGET.maxDepth} levels`);
+    if (typeof value === "string") return this.string(value, at, role, depth);
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => this.visit(v, `${at}[${i}]`, role, depth + 1));
+      return;
+    }
+    if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        this.string(k, `${at}{key ${JSON.stringify(k)}}`, role, depth);
+        this.visit(v, `${at}.${k}`, role, depth + 1);
+      }
+    }
+  }
+
+  string(s: string, at: string, role: Role, depth: number): void {
+    if (role === "text" || role === "remote") return;
+    this.count(s);
+    if (role === "command" || (role === "generic" && this.execClass)) {
+      this.commandWords(s, at, depth);
+      return;
+    }
+    if (role === "url") {
+      if (isUrl(s)) this.add("read", "url", at, s.trim());
+      else this.add("read", "path", at, s); // data: and file: URIs, or a local file given as "url"
+      return;
+    }
+    if (role === "pathOrUrl") {
+      this.add("read", isUrl(s) ? "url" : "path", at, isUrl(s) ? s.trim() : s);
+      return;
+    }
+    if (role === "read" || role === "write" || role === "exec") {
+      this.add(role, "path", at, s);
+      return;
+    }
+    // generic position
+    if (isUrl(s)) {
+      this.add("read", "url", at, s.trim());
+      return;
+    }
+    const nested = embeddedJson(s, at);
+    if (nested !== undefined) {
+      this.visit(nested, `${at}<json>`, "generic", depth + 1);
+      return;
+    }
+    if (isProse(s) || s.trim().length === 0) return;
+    this.add(this.genericOp, "path", at, s);
+  }
+
+  private commandWords(s: string, at: string, depth: number): void {
+    const nested = embeddedJson(s, at);
+    if (nested !== undefined) this.visit(nested, `${at}<json>`, "command", depth + 1);
+    for (const word of commandTokens(s)) {
+      this.count(word);
+      if (isUrl(word)) {
+        this.add("read", "url", at, word);
+        continue;
+      }
+      this.add("write", "path", at, word);
+      // The shell runs in the call's working directory, not the server's: `>> .bashrc` with
+      // `cwd: "~"` is ~/.bashrc. Judged in addition to the word on its own (stricter wins).
+      if (this.workdir && !ABSOLUTE_ISH.test(word)) {
+        const { dir, at: where } = this.workdir;
+        const sep = dir.includes("\\") && !dir.includes("/") ? "\\" : "/";
+        this.add("write", "path", `${at} (in ${where})`, `${dir.replace(/[\\/]+$/, "")}${sep}${word}`);
+      }
+    }
+  }
+}
+
+/** The command string an exec effect shows: the command argument if there is one, else the tool. */
+function commandOf(tool: string, args: Record<string, unknown>, declared: Record<string, ArgRole>): string {
+  const names = [...Object.keys(declared).filter((k) => declared[k] === "command"), ...COMMAND_ARGS];
+  for (const name of names) {
+    const v = args[name];
+    if (typeof v === "string") return v;
+    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(" ");
+  }
+  return tool;
+}
+
+/**
+ * Effects of calling `tool` with `args`. `execClass` is true when the policy's exec globs name
+ * the tool; the built-in table can also mark a tool as running code (start_process, …).
+ */
+export function extractEffects(tool: string, args: Record<string, unknown>, execClass: boolean): Extraction {
+  const known = knownTool(tool, args);
+  const isExec = execClass || known?.exec === true;
+  const workdirArg = isExec
+    ? WORKDIR_ARGS.find((n) => typeof args[n] === "string" && args[n] !== "")
+    : undefined;
+  const workdir =
+    workdirArg === undefined ? undefined : { at: `arguments.${workdirArg}`, dir: args[workdirArg] as string };
+  const walker = new Walker(known?.fallback ?? verbOperation(tool), isExec, workdir);
+  try {
+    if (isExec) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
+    for (const [name, value] of Object.entries(args)) {
+      const declared = known?.args[name];
+      // Argument names are the tool schema's vocabulary (`path`, `content`), not values: an
+      // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
+      // keys deeper down always are.
+      if (declared === undefined && !IDENTIFIER.test(name))
+        walker.string(name, `arguments{key ${JSON.stringify(name)}}`, "generic", 1);
+      walker.visit(value, `arguments.${name}`, declared ?? "generic", 1);
+    }
+  } catch (err) {
+    if (err instanceof OverBudget) return { ok: false, error: `too large to judge: ${err.message}` };
+    if (err instanceof Unjudgeable) return { ok: false, error: err.message };
+    throw err;
+  }
+  return { ok: true, effects: walker.effects };
+}

@@ -1,0 +1,230 @@
+import type { Operation } from "../types.js";
+
+/**
+ * What well-known servers' tools do with each argument. The table beats the verb guess: it is
+ * how `move_file`'s `source` becomes a write and Desktop Commander's `read_file` a URL fetch.
+ *
+ * Roles:
+ * - read / write / exec: a local path (or list of paths) the tool reads, writes or runs;
+ * - command: a command or code string; yields an exec effect, and its tokens are judged as paths;
+ * - url: fetched from the network (read, open-world);
+ * - pathOrUrl: a path, or a URL when the string starts with http(s)://;
+ * - text: free text or file content: never a path (a file body mentioning ~/.ssh is not a write to it);
+ * - remote: a path in a remote repository (GitHub): not on this machine, so not matched against
+ *   local path rules; the tool's own verdict comes from the exec/verb rules.
+ * Arguments a known tool does not list fall back to the generic rules (every string a candidate).
+ */
+export type ArgRole = Operation | "command" | "url" | "pathOrUrl" | "text" | "remote";
+
+export interface KnownTool {
+  /** Operation for strings in arguments the table does not list. */
+  fallback: Operation;
+  args: Readonly<Record<string, ArgRole>>;
+  /** Tool runs code or commands whatever the policy's exec globs say. */
+  exec?: boolean;
+}
+
+const fsRead: KnownTool = {
+  fallback: "read",
+  args: { path: "read", paths: "read", excludePatterns: "text", pattern: "text" },
+};
+const fsWrite: KnownTool = { fallback: "write", args: { path: "write" } };
+
+/** Keys are tool names in lower case; servers spell them in snake_case. */
+const TABLE: Record<string, KnownTool> = {
+  // @modelcontextprotocol/server-filesystem (and Desktop Commander's same-named tools)
+  read_file: { fallback: "read", args: { path: "read", head: "text", tail: "text" } },
+  read_text_file: fsRead,
+  read_media_file: fsRead,
+  read_multiple_files: fsRead,
+  list_directory: fsRead,
+  list_directory_with_sizes: { fallback: "read", args: { path: "read", sortBy: "text" } },
+  directory_tree: fsRead,
+  search_files: fsRead,
+  get_file_info: fsRead,
+  list_allowed_directories: { fallback: "read", args: {} },
+  write_file: { fallback: "write", args: { path: "write", content: "text", mode: "text" } },
+  edit_file: { fallback: "write", args: { path: "write", edits: "text", dryRun: "text" } },
+  create_directory: fsWrite,
+  move_file: { fallback: "write", args: { source: "write", destination: "write" } },
+  // mcp-server-git: every tool names the repository; writes change files under it.
+  git_status: { fallback: "read", args: { repo_path: "read" } },
+  git_diff_unstaged: { fallback: "read", args: { repo_path: "read" } },
+  git_diff_staged: { fallback: "read", args: { repo_path: "read" } },
+  git_diff: { fallback: "read", args: { repo_path: "read", target: "text" } },
+  git_log: { fallback: "read", args: { repo_path: "read" } },
+  git_show: { fallback: "read", args: { repo_path: "read", revision: "text" } },
+  git_branch: {
+    fallback: "read",
+    args: { repo_path: "read", branch_type: "text", contains: "text", not_contains: "text" },
+  },
+  git_add: { fallback: "write", args: { repo_path: "write", files: "write" } },
+  git_commit: { fallback: "write", args: { repo_path: "write", message: "text" } },
+  git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "text" } },
+  git_create_branch: {
+    fallback: "write",
+    args: { repo_path: "write", branch_name: "text", base_branch: "text" },
+  },
+  git_reset: { fallback: "write", args: { repo_path: "write" } },
+  // Desktop Commander
+  edit_block: { fallback: "write", args: { file_path: "write", old_string: "text", new_string: "text" } },
+  write_pdf: { fallback: "write", args: { path: "read", outputPath: "write", content: "text" } },
+  start_search: { fallback: "read", args: { path: "read", pattern: "text" } },
+  start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true },
+  interact_with_process: { fallback: "exec", args: { input: "command" }, exec: true },
+  // set_config_value can widen allowedDirectories or change the shell: treat as code.
+  set_config_value: { fallback: "exec", args: { key: "command", value: "command" }, exec: true },
+  // mcp-server-fetch and server-everything
+  fetch: { fallback: "read", args: { url: "url" } },
+  "gzip-file-as-resource": { fallback: "write", args: { data: "url", name: "write", outputType: "text" } },
+  // blender-mcp
+  execute_blender_code: { fallback: "exec", args: { code: "command" }, exec: true },
+  generate_hyper3d_model_via_images: {
+    fallback: "read",
+    args: { input_image_paths: "read", input_image_urls: "url" },
+  },
+  generate_hunyuan3d_model: { fallback: "read", args: { text_prompt: "text", input_image_url: "url" } },
+  import_generated_asset_hunyuan: { fallback: "write", args: { zip_file_url: "url" } },
+  // shell servers
+  run_command: {
+    fallback: "exec",
+    args: { command: "command", workdir: "exec", stdin: "command" },
+    exec: true,
+  },
+  shell_execute: {
+    fallback: "exec",
+    args: { command: "command", directory: "exec", stdin: "command" },
+    exec: true,
+  },
+  write_to_terminal: { fallback: "exec", args: { command: "command" }, exec: true },
+  // GitHub: paths name files in a remote repository, not on this machine.
+  create_or_update_file: {
+    fallback: "write",
+    args: {
+      path: "remote",
+      content: "text",
+      message: "text",
+      branch: "text",
+      owner: "text",
+      repo: "text",
+      sha: "text",
+    },
+  },
+  push_files: {
+    fallback: "write",
+    args: { files: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
+  },
+  delete_file: {
+    fallback: "write",
+    args: { path: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
+  },
+  get_file_contents: {
+    fallback: "read",
+    args: { path: "remote", owner: "text", repo: "text", ref: "text", branch: "text" },
+  },
+};
+
+/** Desktop Commander's read_file fetches `path` as a URL when `isUrl` is true. */
+export function knownTool(tool: string, args: Record<string, unknown>): KnownTool | undefined {
+  const entry = TABLE[tool.toLowerCase()];
+  if (entry && tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
+    return { fallback: "read", args: { path: "pathOrUrl", isUrl: "text" } };
+  }
+  return entry;
+}
+
+const READ_VERBS = new Set([
+  "read",
+  "get",
+  "list",
+  "search",
+  "show",
+  "view",
+  "cat",
+  "fetch",
+  "find",
+  "query",
+  "describe",
+  "stat",
+  "info",
+  "status",
+  "diff",
+  "log",
+  "head",
+  "tail",
+  "ls",
+  "download",
+  "inspect",
+  "count",
+  "lookup",
+  "browse",
+  "poll",
+  "tree",
+]);
+const WRITE_VERBS = new Set([
+  "write",
+  "create",
+  "edit",
+  "update",
+  "delete",
+  "remove",
+  "rm",
+  "move",
+  "mv",
+  "rename",
+  "append",
+  "put",
+  "save",
+  "set",
+  "patch",
+  "upload",
+  "copy",
+  "cp",
+  "replace",
+  "insert",
+  "add",
+  "modify",
+  "truncate",
+  "mkdir",
+  "touch",
+  "chmod",
+  "chown",
+  "install",
+  "import",
+  "export",
+  "push",
+  "commit",
+  "reset",
+  "checkout",
+  "apply",
+  "generate",
+  "make",
+  "build",
+  "exec",
+  "run",
+  "execute",
+  "start",
+  "kill",
+  "send",
+  "post",
+]);
+
+/** Words of a tool name: snake_case, kebab-case, dotted, camelCase. */
+export function nameWords(tool: string): string[] {
+  return tool
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * Operation guessed from a tool's name: any write verb wins (`read_and_delete` writes), then a read
+ * verb; a name with neither is treated as a write, since guessing "read" would be the unsafe error.
+ */
+export function verbOperation(tool: string): Operation {
+  const words = nameWords(tool);
+  if (words.some((w) => WRITE_VERBS.has(w))) return "write";
+  if (words.some((w) => READ_VERBS.has(w))) return "read";
+  return "write";
+}

@@ -1,0 +1,138 @@
+import { extractEffects, isUrl } from "../effects/extract.js";
+import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
+import type { Decision, Effect } from "../types.js";
+import { type Canonicalise, type JudgedEffect, judgeEffect, strictest } from "./judge-effect.js";
+
+/** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
+export interface Explanation {
+  /** The tool, prompt name or URI the call is about, for messages. */
+  subject: string;
+  decision: Decision;
+  items: JudgedEffect[];
+}
+
+export interface DecideContext {
+  policy: CompiledPolicy;
+  env: JudgeEnvironment;
+  tainted: boolean;
+  canonicalise: Canonicalise;
+}
+
+function unjudgeable(subject: string, why: string, tainted: boolean, effects: Effect[] = []): Explanation {
+  return {
+    subject,
+    decision: {
+      verdict: "deny",
+      rule: "unjudgeable",
+      reason: `the call cannot be judged: ${why}`,
+      effects,
+      tainted,
+      unjudgeable: why,
+    },
+    items: [],
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The call's target and arguments, per judged method; a string when the params are ill-formed. */
+function callShape(
+  method: string,
+  params: unknown,
+): { subject: string; args: Record<string, unknown> } | { effects: Effect[]; subject: string } | string {
+  if (!isRecord(params))
+    return `${method} params must be an object, got ${params === undefined ? "none" : Array.isArray(params) ? "a list" : typeof params}`;
+  if (method === "resources/read") {
+    const uri = params["uri"];
+    if (typeof uri !== "string") return `resources/read needs a string uri, got ${typeof uri}`;
+    // file:// and scheme-less URIs name local files; http(s) is a network read; other schemes are
+    // the server's own namespace (memo://, postgres://) and name nothing on this machine.
+    if (isUrl(uri))
+      return { subject: uri, effects: [{ operation: "read", kind: "url", at: "uri", spelled: uri }] };
+    const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(uri)?.[1]?.toLowerCase();
+    if (scheme !== undefined && scheme !== "file") return { subject: uri, effects: [] };
+    return { subject: uri, effects: [{ operation: "read", kind: "path", at: "uri", spelled: uri }] };
+  }
+  const name = params["name"];
+  if (typeof name !== "string")
+    return `${method} needs a string name, got ${name === undefined ? "none" : typeof name}`;
+  const args = params["arguments"];
+  if (args === undefined || args === null) return { subject: name, args: {} };
+  if (!isRecord(args))
+    return `${method} arguments must be an object, got ${Array.isArray(args) ? "a list" : typeof args}`;
+  return { subject: name, args };
+}
+
+export type RequestEffects =
+  { subject: string; effects: Effect[]; execGlob: string | undefined } | { subject: string; error: string };
+
+/** The effects a judged request names, before canonicalisation (also used by taint on responses). */
+export function requestEffects(policy: CompiledPolicy, method: string, params: unknown): RequestEffects {
+  const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
+  const shape = callShape(method, params);
+  if (typeof shape === "string") return { subject: fallbackSubject, error: shape };
+  if ("effects" in shape) return { subject: shape.subject, effects: shape.effects, execGlob: undefined };
+  const execGlob = policy.execGlob(shape.subject);
+  const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined);
+  if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
+  return { subject: shape.subject, effects: extraction.effects, execGlob };
+}
+
+/**
+ * Judge one held request: tools/call by its arguments, prompts/get likewise (the prompt's name
+ * standing in for the tool), resources/read by its uri. `problem` (set by the relay for frames it
+ * could not read cleanly) makes the call unjudgeable before anything else is looked at.
+ */
+export function explainCall(
+  cx: DecideContext,
+  method: string,
+  params: unknown,
+  problem?: string,
+): Explanation {
+  const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
+  if (problem !== undefined) return unjudgeable(fallbackSubject, problem, cx.tainted);
+  if (method !== "tools/call" && method !== "prompts/get" && method !== "resources/read") {
+    return {
+      subject: method,
+      decision: { verdict: "allow", reason: `${method} is not judged`, effects: [], tainted: cx.tainted },
+      items: [],
+    };
+  }
+  const found = requestEffects(cx.policy, method, params);
+  if ("error" in found) return unjudgeable(found.subject, found.error, cx.tainted);
+  const { subject, effects, execGlob } = found;
+  const ecx = {
+    tool: subject,
+    policy: cx.policy,
+    env: cx.env,
+    tainted: cx.tainted,
+    canonicalise: cx.canonicalise,
+    execGlob,
+  };
+  const items = effects.map((e) => judgeEffect(e, ecx));
+  const top = strictest(items);
+  const judgedEffects = items.map((i) => i.effect);
+  if (top === undefined || top.verdict === "allow") {
+    const reason =
+      items.length === 0
+        ? `${subject} names no path, command or URL`
+        : `no rule matches what ${subject} would do`;
+    return {
+      subject,
+      decision: { verdict: "allow", reason, effects: judgedEffects, tainted: cx.tainted },
+      items,
+    };
+  }
+  // The deciding effect comes first, so a log that keeps only the head of a long list keeps it.
+  const ordered = [top.effect, ...judgedEffects.filter((e) => e !== top.effect)];
+  const decision: Decision = {
+    verdict: top.verdict,
+    reason: top.reason,
+    effects: ordered,
+    tainted: cx.tainted,
+  };
+  if (top.rule !== undefined) decision.rule = top.rule;
+  if (top.unjudgeable !== undefined) decision.unjudgeable = top.unjudgeable;
+  return { subject, decision, items };
+}

@@ -1,0 +1,126 @@
+import type { Canonical, PathResolver, PlatformProfile } from "../paths/api.js";
+import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
+import type { Effect, Verdict } from "../types.js";
+
+export type Canonicalise = (input: string, profile: PlatformProfile, resolver: PathResolver) => Canonical;
+
+/** One effect with the verdict it earned on its own. */
+export interface JudgedEffect {
+  effect: Effect;
+  verdict: Verdict;
+  rule?: string;
+  reason: string;
+  /** The lexical and resolved canonical forms, for explanations (paths only). */
+  lexical?: string;
+  resolved?: string;
+  /** Why the effect could not be judged (then verdict is deny). */
+  unjudgeable?: string;
+}
+
+export interface EffectContext {
+  tool: string;
+  policy: CompiledPolicy;
+  env: JudgeEnvironment;
+  tainted: boolean;
+  canonicalise: Canonicalise;
+  /** The exec glob that made this tool exec-class, or undefined for table-declared exec tools. */
+  execGlob: string | undefined;
+}
+
+const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run" };
+const TAINT_NOTE = ", and this session has taken in untrusted content";
+
+/** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
+function pathRules(op: Effect["operation"], tainted: boolean): Array<[PathList, Verdict]> {
+  if (op === "read") return [["deny_read", "deny"]];
+  const lists: Array<[PathList, Verdict]> = [
+    ["deny", "deny"],
+    ["confirm", "confirm"],
+  ];
+  if (tainted) lists.push(["confirm_if_tainted", "confirm"]);
+  return lists;
+}
+
+function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
+  const c = cx.canonicalise(effect.spelled, cx.env.profile, cx.env.resolver);
+  if (!c.ok) {
+    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} cannot be canonicalised: ${c.error}`;
+    return { effect, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why };
+  }
+  const forms = c.lexical === c.resolved ? [c.lexical] : [c.lexical, c.resolved];
+  const judged: JudgedEffect = {
+    effect: { ...effect, canonical: c.resolved },
+    verdict: "allow",
+    reason: "",
+    lexical: c.lexical,
+    resolved: c.resolved,
+  };
+  // Both spellings are judged; the first (strictest) list that matches either one decides.
+  for (const [list, verdict] of pathRules(effect.operation, cx.tainted)) {
+    for (const form of forms) {
+      const pattern = cx.policy.matchPath(list, form);
+      if (pattern === undefined) continue;
+      const via = form === c.lexical ? "" : ` (through a link: ${c.lexical})`;
+      const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";
+      return {
+        ...judged,
+        effect: { ...effect, canonical: form },
+        verdict,
+        rule: `paths.${list} ${pattern}`,
+        reason: `${cx.tool} would ${VERB[effect.operation]} ${form}${via}, which matches paths.${list} ${pattern}${note}`,
+      };
+    }
+  }
+  return {
+    ...judged,
+    reason: `${cx.tool} would ${VERB[effect.operation]} ${c.resolved}, which no rule names`,
+  };
+}
+
+function judgeCommand(effect: Effect, cx: EffectContext): JudgedEffect {
+  const { action, actionIfTainted } = cx.policy.exec;
+  const verdict = cx.tainted ? actionIfTainted : action;
+  const key = cx.tainted ? "exec.action_if_tainted" : "exec.action";
+  // The rule names the exec class; the taint part is in the reason and Decision.tainted.
+  const rule =
+    cx.execGlob !== undefined ? `exec ${cx.execGlob}` : `exec ${cx.tool} (built-in: runs commands or code)`;
+  const shown = effect.spelled.length > 200 ? `${effect.spelled.slice(0, 197)}...` : effect.spelled;
+  return {
+    effect,
+    verdict,
+    rule,
+    reason: `${cx.tool} runs commands (${JSON.stringify(shown)}); ${key} is ${verdict}${cx.tainted ? TAINT_NOTE : ""}`,
+  };
+}
+
+export function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
+  if (effect.kind === "command") return judgeCommand(effect, cx);
+  if (effect.kind === "url") {
+    return {
+      effect,
+      verdict: "allow",
+      reason: `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`,
+    };
+  }
+  return judgePath(effect, cx);
+}
+
+const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
+
+/**
+ * The item that decides the call: deny > confirm > allow; a real deny is preferred over an
+ * unjudgeable one (it says more), and the first item of the winning severity keeps the attribution.
+ */
+export function strictest(items: readonly JudgedEffect[]): JudgedEffect | undefined {
+  let best: JudgedEffect | undefined;
+  for (const item of items) {
+    if (best === undefined || RANK[item.verdict] > RANK[best.verdict]) best = item;
+    else if (
+      RANK[item.verdict] === RANK[best.verdict] &&
+      best.unjudgeable !== undefined &&
+      item.unjudgeable === undefined
+    )
+      best = item;
+  }
+  return best;
+}

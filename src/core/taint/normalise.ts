@@ -1,0 +1,154 @@
+/**
+ * Text as a model would read it, for content signatures: invisible characters removed,
+ * compatibility forms and look-alike letters folded, and hidden or encoded layers revealed.
+ * All work is bounded (MAX_TEXT characters per layer, MAX_LAYERS layers, MAX_ROUNDS of decoding),
+ * because this runs on every response from a source server.
+ */
+export const MAX_TEXT = 256 * 1024;
+export const MAX_LAYERS = 64;
+const MAX_ROUNDS = 3;
+
+export interface Layer {
+  /** How the text was found: `plain`, `base64`, `percent`, `html-comment`, `hidden-markup`, nested as `base64>percent`. */
+  via: string;
+  /** Hidden layers are text a human reviewing the output would not see. */
+  hidden: boolean;
+  text: string;
+}
+
+// Zero-width, soft hyphen, word joiners, BOM, bidi embeddings/overrides/isolates.
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+// Cyrillic and Greek letters that render like Latin ones.
+const CONFUSABLES: Record<string, string> = {
+  а: "a",
+  в: "b",
+  с: "c",
+  е: "e",
+  һ: "h",
+  і: "i",
+  ј: "j",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  ѕ: "s",
+  т: "t",
+  у: "y",
+  х: "x",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  α: "a",
+  β: "b",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  γ: "y",
+  ω: "w",
+};
+const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "g");
+
+/** Folded, lower-case text with whitespace runs collapsed. */
+export function fold(text: string): string {
+  const t = text.slice(0, MAX_TEXT);
+  // Most tool output is ASCII: nothing to remove, normalise or fold beyond case and spacing.
+  if (ASCII.test(t)) return t.toLowerCase().replace(SPACING, " ");
+  return t
+    .replace(INVISIBLE, "")
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c)
+    .replace(SPACING, " ");
+}
+
+/** Printable ASCII and ordinary spacing: nothing to normalise or fold but case and spacing. */
+const ASCII = /^[ -~\t\n\r]*$/;
+/** Runs of spacing, and single spacing characters other than a plain space: cheap on ordinary text. */
+const SPACING = /\s{2,}|[^\S ]/g;
+
+const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const PERCENT = /(?:%[0-9a-fA-F]{2}){3,}/;
+const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
+const HIDDEN_ELEMENT =
+  /<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|aria-hidden\s*=\s*["']?true|\bhidden\b)[^>]*>([\s\S]*?)<\/\1>/gi;
+
+/** Mostly printable text: decoded binary is not an instruction. */
+function printable(s: string): boolean {
+  if (s.length === 0) return false;
+  let ok = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 0xfffd && c !== 127)) ok++;
+  }
+  return ok / s.length > 0.9;
+}
+
+function decodeBase64(run: string): string | undefined {
+  // A hex digest (git hash, checksum) is also valid base64; it never decodes to words.
+  if (/^[0-9a-f]+$/i.test(run)) return undefined;
+  const text = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+  return printable(text) ? text : undefined;
+}
+
+function decodePercent(s: string): string | undefined {
+  if (!PERCENT.test(s)) return undefined;
+  try {
+    return decodeURIComponent(s.replace(/\+/g, " "));
+  } catch {
+    return s.replace(/(?:%[0-9a-fA-F]{2})+/g, (m) => {
+      try {
+        return decodeURIComponent(m);
+      } catch {
+        return m;
+      }
+    });
+  }
+}
+
+/** Direct children of one layer: what its encodings and hidden markup contain. */
+function children(layer: Layer): Layer[] {
+  const out: Layer[] = [];
+  const text = layer.text.slice(0, MAX_TEXT);
+  const via = (k: string) => (layer.via === "plain" ? k : `${layer.via}>${k}`);
+  for (const m of text.matchAll(HTML_COMMENT))
+    out.push({ via: via("html-comment"), hidden: true, text: m[1] ?? "" });
+  for (const m of text.matchAll(HIDDEN_ELEMENT))
+    out.push({ via: via("hidden-markup"), hidden: true, text: m[2] ?? "" });
+  const pct = decodePercent(text);
+  if (pct !== undefined && pct !== text) out.push({ via: via("percent"), hidden: layer.hidden, text: pct });
+  for (const m of text.matchAll(BASE64_RUN)) {
+    const decoded = decodeBase64(m[0]);
+    // Encoded text is hidden from a human reader, so it counts as a hidden layer.
+    if (decoded !== undefined) out.push({ via: via("base64"), hidden: true, text: decoded });
+    if (out.length >= MAX_LAYERS) break;
+  }
+  return out;
+}
+
+/** The plain text and every layer revealed beneath it, each folded, within the bounds above. */
+export function revealLayers(text: string): Layer[] {
+  const layers: Layer[] = [{ via: "plain", hidden: false, text: text.slice(0, MAX_TEXT) }];
+  let frontier = layers.slice();
+  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0 && layers.length < MAX_LAYERS; round++) {
+    const next: Layer[] = [];
+    for (const layer of frontier) {
+      for (const child of children(layer)) {
+        if (layers.length >= MAX_LAYERS) break;
+        layers.push(child);
+        next.push(child);
+      }
+    }
+    frontier = next;
+  }
+  return layers.map((l) => ({ ...l, text: fold(l.text) }));
+}

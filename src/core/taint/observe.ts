@@ -1,0 +1,103 @@
+import { requestEffects } from "../judge/decide.js";
+import type { CompiledPolicy } from "../policy/api.js";
+import type { TaintEvent } from "../session-judge.js";
+import { MAX_TEXT, revealLayers } from "./normalise.js";
+import { type SignatureHit, scoreLayers } from "./signatures.js";
+
+/** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
+const MAX_WINDOWS = 16;
+const MAX_DEPTH = 16;
+/** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
+const MAX_REVEALED_CHARS = 1024 * 1024;
+
+/** Every string in a response's result or error, joined, in windows of at most MAX_TEXT. */
+function responseWindows(response: Record<string, unknown>): string[] {
+  const windows: string[] = [];
+  let current = "";
+  const push = (s: string) => {
+    let rest = s;
+    while (rest.length > 0 && windows.length < MAX_WINDOWS) {
+      const room = MAX_TEXT - current.length;
+      current += rest.slice(0, room) + "\n";
+      rest = rest.slice(room);
+      if (current.length >= MAX_TEXT) {
+        windows.push(current);
+        current = "";
+      }
+    }
+  };
+  const walk = (v: unknown, depth: number): void => {
+    if (windows.length >= MAX_WINDOWS || depth > MAX_DEPTH) return;
+    if (typeof v === "string") push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(response["result"], 0);
+  walk(response["error"], 0);
+  if (current.length > 0 && windows.length < MAX_WINDOWS) windows.push(current);
+  return windows;
+}
+
+/** Signature score over a whole response: each rule counted once across all windows. */
+export function scoreResponse(response: Record<string, unknown>): {
+  score: number;
+  hits: SignatureHit[];
+  tainting: boolean;
+} {
+  // Every window's plain text is scanned; revealed layers share one budget across the response,
+  // so a response full of encoded blobs cannot multiply the work.
+  const layers = [];
+  let revealedChars = 0;
+  for (const w of responseWindows(response)) {
+    const [plain, ...hidden] = revealLayers(w);
+    if (plain) layers.push(plain);
+    for (const l of hidden) {
+      if (revealedChars + l.text.length > MAX_REVEALED_CHARS) break;
+      revealedChars += l.text.length;
+      layers.push(l);
+    }
+  }
+  return scoreLayers(layers);
+}
+
+function subjectOf(method: string, params: unknown): string {
+  if (params !== null && typeof params === "object") {
+    const p = params as Record<string, unknown>;
+    if (method === "resources/read" && typeof p["uri"] === "string") return p["uri"];
+    if (typeof p["name"] === "string") return p["name"];
+  }
+  return method;
+}
+
+/**
+ * What a response does to the session's taint: a source tool or server (by name), a call that
+ * fetched a URL (open world), or content whose signatures score past the threshold. Runs on
+ * results and errors alike: an error page from a fetch is as untrusted as its body.
+ */
+export function taintFromResponse(
+  policy: CompiledPolicy,
+  server: string | undefined,
+  request: { method: string; params: unknown },
+  response: Record<string, unknown>,
+): TaintEvent[] {
+  const events: TaintEvent[] = [];
+  const { method, params } = request;
+  const by = subjectOf(method, params);
+  if (method === "tools/call" || method === "prompts/get" || method === "resources/read") {
+    const name = method === "resources/read" ? method : by;
+    const source = policy.taintSource(name, server);
+    if (source !== undefined)
+      events.push({ by, reason: "source", why: `${by} matches taint source ${source}` });
+    const found = requestEffects(policy, method, params);
+    const url = "effects" in found ? found.effects.find((e) => e.kind === "url") : undefined;
+    if (url !== undefined) events.push({ by, reason: "url", why: `${by} fetched ${url.spelled}` });
+  }
+  if (policy.signatures) {
+    const score = scoreResponse(response);
+    if (score.tainting) {
+      const rules = score.hits.map((h) => `${h.rule}${h.hidden ? ` (in ${h.via})` : ""}`).join(", ");
+      events.push({ by, reason: "content", why: `content signatures scored ${score.score}: ${rules}` });
+    }
+  }
+  return events;
+}

@@ -1,0 +1,124 @@
+import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../core/gate.js";
+import { outcomeFor } from "../core/levels.js";
+import { askText, type RefusalKind, refusalText } from "../core/refusal-text.js";
+import type { SessionJudgeApi } from "../core/session-judge.js";
+import type { Decision, Level } from "../core/types.js";
+
+/** What the `decision` event says happened to the call. */
+type Recorded =
+  | "forward"
+  | "forward-noted"
+  | "refuse"
+  | "ask-accepted"
+  | "ask-declined"
+  | "ask-cancelled"
+  | "ask-unavailable"
+  | "ask-failed";
+
+const MAX_LOGGED_EFFECTS = 64;
+
+function subjectOf(req: { method: string; params: unknown }): string {
+  const p =
+    req.params !== null && typeof req.params === "object" ? (req.params as Record<string, unknown>) : {};
+  if (req.method === "resources/read" && typeof p["uri"] === "string") return p["uri"];
+  return typeof p["name"] === "string" ? p["name"] : req.method;
+}
+
+/**
+ * The policy engine as a relay gate: judge → outcome at the level → forward, note, ask or refuse.
+ * Every non-allow decision is recorded (at observe too) BEFORE the answer is returned, so a
+ * refusal is in the log before the client can see it.
+ */
+export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; policySource: string }): Gate {
+  const { judge, level, policySource } = opts;
+  const announced = new Set<string>();
+
+  const record = (ctx: JudgeContext, req: HeldRequest, tool: string, d: Decision, outcome: Recorded) => {
+    const data: Record<string, unknown> = {
+      id: req.id,
+      method: req.method,
+      tool,
+      verdict: d.verdict,
+      outcome,
+      rule: d.rule ?? null,
+      reason: d.reason,
+      // A call may name thousands of harmless paths; the deciding effect is first (decide.ts).
+      effects: d.effects.slice(0, MAX_LOGGED_EFFECTS),
+      tainted: d.tainted,
+      level,
+    };
+    if (d.effects.length > MAX_LOGGED_EFFECTS) data["effectsOmitted"] = d.effects.length - MAX_LOGGED_EFFECTS;
+    if (d.unjudgeable !== undefined) data["unjudgeable"] = d.unjudgeable;
+    ctx.record("decision", data);
+  };
+
+  const refuse = (kind: RefusalKind, req: HeldRequest, tool: string, decision: Decision): GateAnswer => ({
+    action: "refuse",
+    decision,
+    text: refusalText({ kind, tool, method: req.method, params: req.params, decision, level, policySource }),
+  });
+
+  return {
+    async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
+      const decision = judge.judge(req.method, req.params, req.problem);
+      const tool = subjectOf(req);
+      if (decision.verdict === "allow") return { action: "forward", decision };
+      // An unjudgeable call carries "deny", so enforce and strict refuse it and observe records it.
+      const outcome = outcomeFor(level, decision.verdict);
+      switch (outcome) {
+        case "forward":
+          record(ctx, req, tool, decision, "forward");
+          return { action: "forward", decision };
+        case "forward-noted": {
+          record(ctx, req, tool, decision, "forward-noted");
+          const key = `${tool}\u0000${decision.rule ?? ""}`;
+          if (!announced.has(key)) {
+            announced.add(key);
+            ctx.announce(
+              `effectgate: allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
+            );
+          }
+          return { action: "forward", decision };
+        }
+        case "refuse":
+          record(ctx, req, tool, decision, "refuse");
+          return refuse(decision.unjudgeable !== undefined ? "unjudgeable" : "deny", req, tool, decision);
+        case "ask": {
+          if (ctx.ask === undefined) {
+            record(ctx, req, tool, decision, "ask-unavailable");
+            return refuse("cannot-ask", req, tool, decision);
+          }
+          let answer: "accept" | "decline" | "cancel" | "failed";
+          try {
+            answer = await ctx.ask(
+              askText({ tool, method: req.method, params: req.params, decision, level, policySource }),
+            );
+          } catch {
+            answer = "failed";
+          }
+          if (answer === "accept") {
+            record(ctx, req, tool, decision, "ask-accepted");
+            return { action: "forward", decision };
+          }
+          record(
+            ctx,
+            req,
+            tool,
+            decision,
+            answer === "failed" ? "ask-failed" : answer === "decline" ? "ask-declined" : "ask-cancelled",
+          );
+          return refuse("declined", req, tool, decision);
+        }
+      }
+    },
+
+    observe(seen: ObservedResponse, ctx: JudgeContext): void {
+      const events = judge.observe(
+        { method: seen.request.method, params: seen.request.params },
+        seen.response,
+      );
+      for (const ev of events)
+        ctx.record("taint", { id: seen.request.id, by: ev.by, reason: ev.reason, why: ev.why });
+    },
+  };
+}
