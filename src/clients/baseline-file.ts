@@ -1,15 +1,14 @@
 // Where the config baseline lives and how it is read and written.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.js";
+import { effectgateHome } from "../platform/home.js";
 import { canonicalJson } from "../core/jcs.js";
 import { type Baseline, loadBaseline } from "./baseline.js";
 
 export function baselinePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag !== undefined) return resolve(flag);
-  const home = env.EFFECTGATE_HOME || join(env.HOME || homedir(), ".effectgate");
-  return join(home, "configs.lock");
+  return join(effectgateHome(env), "configs.lock");
 }
 
 /** Reads and validates a baseline; a missing or invalid one is a ConfigError (exit 78). */

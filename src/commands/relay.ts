@@ -3,8 +3,7 @@
  * Parses the options, reads EFFECTGATE_OFF before any file is opened, builds the gate, opens the
  * session log and hands process.stdin/stdout to the relay.
  */
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
 import { parseLevel } from "../core/levels.js";
 import type { Level } from "../core/types.js";
@@ -62,10 +61,7 @@ export function parseRelayArgs(args: readonly string[]): RelayArgs {
 }
 
 export function sessionDir(logDir: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (logDir) return logDir;
-  const home = env.EFFECTGATE_HOME;
-  if (home) return join(home, "sessions");
-  return join(homedir(), ".effectgate", "sessions");
+  return logDir ? logDir : defaultSessionsDir(env);
 }
 
 export async function run(args: string[]): Promise<number> {

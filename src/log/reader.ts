@@ -1,18 +1,15 @@
 // Tolerant session-log reader: every line is either a valid record or a reported problem with its
 // line number, so one torn or foreign line never hides the rest of a log.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { effectgateHome } from "../platform/home.js";
 import { LogRecord } from "./records.js";
 
 export type ReadLine = { line: number; record: LogRecord } | { line: number; error: string };
 
 /** Where sessions are kept: `$EFFECTGATE_HOME/sessions`, else `~/.effectgate/sessions`. */
 export function defaultSessionsDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env["EFFECTGATE_HOME"];
-  return home !== undefined && home !== ""
-    ? join(home, "sessions")
-    : join(homedir(), ".effectgate", "sessions");
+  return join(effectgateHome(env), "sessions");
 }
 
 /** Parse one log's text. Blank lines are skipped; a missing final newline is fine. */
