@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { CannotStartError } from "../core/errors.js";
+import type { ChildProcess } from "node:child_process";
+import { spawnServer } from "./spawn-server.js";
 import { parseStrictJson } from "../core/strict-json.js";
 
 /**
@@ -19,21 +19,11 @@ const NO_CAPABILITIES = "effectgate approve supports no client capabilities";
 const MAX_PAGES = 10_000;
 
 /**
- * The one place the probe starts a process, resolved once it is running (CannotStartError when it
- * cannot start), so switching to the relay's shared resolver is one line:
- * `return spawnServer(argv, env, process.cwd());`.
+ * The one place the probe starts a process: the relay's own launcher, so `approve` resolves the
+ * command (PATH, Windows .cmd shims) exactly as the relay that will run it later.
  */
 export async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const [cmd, ...args] = argv;
-  if (cmd === undefined) throw new CannotStartError("no server command given after --");
-  const child = spawn(cmd, args, { shell: false, env, stdio: ["pipe", "pipe", "pipe"] });
-  await new Promise<void>((resolve, reject) => {
-    child.once("spawn", () => resolve());
-    child.once("error", (err) =>
-      reject(new CannotStartError(`cannot start ${JSON.stringify(cmd)}: ${err.message}`)),
-    );
-  });
-  return child;
+  return spawnServer(argv, env, process.cwd());
 }
 
 /** The probe did not get what it needed from the server: `approve` exits 1 with this text. */

@@ -1,0 +1,105 @@
+// Rows of `npm run bench` beyond relay latency: decision cost of the policy engine, and a soak
+// of 100,000 calls through one effectgate (memory must stay flat, the log must lose nothing).
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+
+const SOAK_CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 100_000);
+
+export async function run({ root, env, home }) {
+  const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
+  const { decisionsPerSecond } = await import(dist("core/judge/bench.js"));
+  const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(dist("core/policy/bench-fixture.js"));
+  const { loadPolicy } = await import(dist("core/policy/load.js"));
+  const { readPolicy } = await import(dist("relay/policy-file.js"));
+
+  const judgeEnv = { profile: BENCH_PROFILE, resolver: { realpath: () => undefined } };
+  const now = () => performance.now();
+  const byDefault = decisionsPerSecond(readPolicy(undefined, BENCH_PROFILE), judgeEnv, now, 1000);
+  const large = loadPolicy(largePolicyText(1000), "bench-1000", "0".repeat(64), BENCH_PROFILE);
+  const byLarge = decisionsPerSecond(large, judgeEnv, now, 1000);
+  const lookup100 = measurePolicyCost(now, 100, 100);
+  const lookup1000 = measurePolicyCost(now, 1000, 20);
+  const us = (r) => (1e6 / r.perSecond).toFixed(2);
+
+  console.log("\n| decision cost | default policy | 1,000-pattern policy | ratio |");
+  console.log("|---|---|---|---|");
+  console.log(`| µs per decision (realistic call mix; target < 20 µs) | ${us(byDefault)} | ${us(byLarge)} | ${(byDefault.perSecond / byLarge.perSecond).toFixed(2)}× |`);
+  console.log(`| decisions per second | ${Math.round(byDefault.perSecond)} | ${Math.round(byLarge.perSecond)} | |`);
+  console.log(`| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`);
+
+  await soak(root, env, home);
+}
+
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
+}
+
+async function soak(root, env, home) {
+  const logDir = join(home, "soak-logs");
+  const child = spawn(
+    process.execPath,
+    [join(root, "dist", "main.js"), "--level", "enforce", "--log-dir", logDir, "--", process.execPath, join(root, "scripts", "bench", "echo-server.mjs")],
+    { stdio: ["pipe", "pipe", "ignore"], env: { ...env, EFFECTGATE_HOME: join(home, "soak-home") } },
+  );
+  let parts = [];
+  const waiters = [];
+  child.stdout.on("data", (chunk) => {
+    let start = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, i));
+      const line = Buffer.concat(parts).toString("utf8");
+      parts = [];
+      start = i + 1;
+      waiters.shift()?.(line);
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  });
+  const request = (msg) =>
+    new Promise((resolve) => {
+      waiters.push(resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...msg }) + "\n");
+    });
+  await request({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "soak", version: "1" } } });
+  const calls = [
+    { name: "write_file", arguments: { path: "/home/user/project/src/a.ts", content: "x", stderr: true } }, // allow
+    { name: "write_file", arguments: { path: "~/.ssh/authorized_keys", content: "x" } }, // deny: refused
+    { name: "run_command", arguments: { command: "npm test", stderr: true } }, // confirm: relayed, noted
+    { name: "read_text_file", arguments: { path: "README.md", stderr: true } }, // allow
+  ];
+  let refused = 0;
+  let rssStart = 0;
+  const t0 = performance.now();
+  for (let i = 1; i <= SOAK_CALLS; i++) {
+    const line = await request({ id: i, method: "tools/call", params: calls[i % calls.length] });
+    if (line.includes('"isError":true')) refused++;
+    if (i === 1000) rssStart = rssOf(child.pid);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const rssEnd = rssOf(child.pid);
+  await new Promise((resolve) => {
+    child.on("exit", resolve);
+    child.stdin.end();
+  });
+  let frames = 0;
+  let records = 0;
+  for (const f of readdirSync(logDir)) {
+    for (const l of readFileSync(join(logDir, f), "utf8").split("\n")) {
+      if (!l) continue;
+      records++;
+      if (JSON.parse(l).type === "frame") frames++;
+    }
+  }
+  const expectedFrames = 2 + SOAK_CALLS * 2; // initialize and its answer, then each call and its answer
+  const MiB = 1024 * 1024;
+  console.log(`\n| soak: ${SOAK_CALLS.toLocaleString("en")} calls at enforce, busy stderr | value |`);
+  console.log("|---|---|");
+  console.log(`| calls per second | ${Math.round(SOAK_CALLS / seconds)} |`);
+  console.log(`| refused (expected ${Math.floor(SOAK_CALLS / 4)}) | ${refused} |`);
+  console.log(`| RSS after 1,000 calls → at the end (MiB) | ${(rssStart / MiB).toFixed(1)} → ${(rssEnd / MiB).toFixed(1)} |`);
+  console.log(`| frame records in the log / expected | ${frames} / ${expectedFrames}${frames === expectedFrames ? " (none lost)" : " (MISMATCH)"} |`);
+  console.log(`| log records in all | ${records} |`);
+}
