@@ -8,6 +8,7 @@ import type { Gate } from "../core/gate.js";
 import { identityFor } from "../core/pins/lock.js";
 import type { Level } from "../core/types.js";
 import { createSessionJudge } from "../core/judge/session.js";
+import { GlobSet } from "../core/policy/globs.js";
 import { currentProfile } from "../platform/profile.js";
 import { clientProcessKey } from "../platform/client-process.js";
 import { effectgateHome } from "../platform/home.js";
@@ -36,13 +37,14 @@ export interface BuiltGate {
   from: "flag" | "policy" | "default" | "off";
   policy: { source: string; sha256: string } | null;
   lock: string | null;
-  envDeny: string[];
+  /** Whether a variable must be removed from the server's environment (policy `env.deny` globs). */
+  envDeny: (name: string) => boolean;
 }
 
 export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   await Promise.resolve();
   // EFFECTGATE_OFF was read before this point; with it no policy or lock file is even opened.
-  if (opts.off) return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: [] };
+  if (opts.off) return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
 
   const profile = currentProfile(opts.cwd);
   const policy = readPolicy(opts.policy, profile);
@@ -77,6 +79,13 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
     from,
     policy: { source: policy.source, sha256: policy.sha256 },
     lock: opts.lock ?? null,
-    envDeny: [...policy.envDeny],
+    envDeny: envDenier(policy.envDeny),
   };
+}
+
+/** `env.deny` holds name globs (`*_TOKEN`), matched without regard to case like every name glob. */
+export function envDenier(globs: readonly string[]): (name: string) => boolean {
+  if (globs.length === 0) return () => false;
+  const set = new GlobSet(globs);
+  return (name) => set.first(name) !== undefined;
 }
