@@ -6,9 +6,13 @@ import { formatLockPath, identityFor } from "../core/pins/lock.js";
 import { formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
 import { DEFAULT_LOCK, loadLock, writeLock } from "../relay/lock-file.js";
 import { probeServer, ProbeError } from "../relay/probe.js";
+import { currentProfile } from "../platform/profile.js";
+import { envDenier } from "../relay/build-gates.js";
+import { readPolicy } from "../relay/policy-file.js";
+import { serverEnv } from "../relay/spawn-server.js";
 import { VERSION } from "../version.js";
 
-const HELP = `usage: effectgate approve [--lock FILE] [--diff] [--timeout S] [--name N] [--pin-env A,B] -- CMD [ARGS...]
+const HELP = `usage: effectgate approve [--lock FILE] [--diff] [--timeout S] [--name N] [--pin-env A,B] [--policy P] -- CMD [ARGS...]
 
 Starts the server, lists its tools (every page), prompts, resource templates and instructions,
 and pins them in the lock (default ./${DEFAULT_LOCK}). With --diff, compares instead of writing:
@@ -19,6 +23,8 @@ exit 1 when anything differs or the server has no entry, 0 when unchanged.
   --timeout S     seconds to wait for each answer (default 30)
   --name N        the server's identity in the lock (default: its command line)
   --pin-env A,B   pin these environment variable names (never values)
+  --policy P      start the server with the environment this policy's env.deny leaves it, as
+                  the relay would (default: the shipped policy)
 `;
 
 interface Options {
@@ -27,6 +33,7 @@ interface Options {
   timeoutMs: number;
   name: string | undefined;
   pinEnv: string[];
+  policy?: string;
   argv: string[];
 }
 
@@ -67,6 +74,9 @@ function parse(args: string[]): Options | "help" {
         break;
       case "--name":
         o.name = value(flag, inline);
+        break;
+      case "--policy":
+        o.policy = value(flag, inline);
         break;
       case "--pin-env":
         o.pinEnv = value(flag, inline)
@@ -116,6 +126,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     probed = await probeServer(o.argv, {
       timeoutMs: o.timeoutMs,
+      env: probeEnv(o.policy),
       clientVersion: VERSION,
       onStderr: (t) => void (stderrTail = (stderrTail + t).slice(-4000)),
     });
@@ -209,4 +220,10 @@ export async function run(args: string[]): Promise<number> {
   writeLock(o.lock, lock);
   out(`wrote ${o.lock}: ${escapeForTerminal(where)} (${Object.keys(built.entry.tools).length} tools)`);
   return 0;
+}
+
+/** The environment the relay would give this server: ours, less the policy's env.deny names. */
+function probeEnv(policy: string | undefined): NodeJS.ProcessEnv {
+  const compiled = readPolicy(policy, currentProfile(process.cwd()));
+  return serverEnv(process.env, envDenier(compiled.envDeny)).env;
 }

@@ -44,7 +44,8 @@ export interface BuiltGate {
 export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   await Promise.resolve();
   // EFFECTGATE_OFF was read before this point; with it no policy or lock file is even opened.
-  if (opts.off) return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
+  if (opts.off)
+    return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
 
   const profile = currentProfile(opts.cwd);
   const policy = readPolicy(opts.policy, profile);

@@ -36,7 +36,9 @@ describe("env.deny", () => {
     expect(names).toContain("KEEP_ME");
     expect(names).not.toContain("GITHUB_TOKEN");
     const { readdirSync, readFileSync } = await import("node:fs");
-    const log = readdirSync(logDir).map((f) => readFileSync(join(logDir, f), "utf8")).join("");
+    const log = readdirSync(logDir)
+      .map((f) => readFileSync(join(logDir, f), "utf8"))
+      .join("");
     expect(log).toContain("GITHUB_TOKEN");
     expect(log).not.toContain("ghp_secretvalue");
   });
