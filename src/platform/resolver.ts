@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { PathResolver } from "../core/paths/api.js";
 import { longPathName, mayHaveShortNames } from "./windows-longpath.js";
@@ -77,20 +77,35 @@ function resolveFrom(absolute: string, hops: number): string | undefined {
   return join(realHead, ...tail);
 }
 
+/** A regular file with a link count above 1: another name (a hard link) shares its contents. */
+function sharesContents(absolute: string): boolean {
+  try {
+    const st = statSync(absolute);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false; // missing (a write creates it with one name) or unreadable metadata
+  }
+}
+
+/** Short-lived answers per path, dropped wholesale when the table is full. */
+function memo<T>(compute: (key: string) => T, ttl: number, now: () => number, maxEntries: number) {
+  const cache = new Map<string, { at: number; value: T }>();
+  return (key: string): T => {
+    const t = now();
+    const hit = cache.get(key);
+    if (hit && t - hit.at < ttl) return hit.value;
+    const value = compute(key);
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(key, { at: t, value });
+    return value;
+  };
+}
+
 export function createFsResolver(options: FsResolverOptions = {}): PathResolver {
   const ttl = options.ttlMs ?? 1000;
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 1024;
-  const cache = new Map<string, { at: number; value: string | undefined }>();
-  return {
-    realpath(absolute: string): string | undefined {
-      const t = now();
-      const hit = cache.get(absolute);
-      if (hit && t - hit.at < ttl) return hit.value;
-      const value = resolveFrom(absolute, 0);
-      if (cache.size >= maxEntries) cache.clear();
-      cache.set(absolute, { at: t, value });
-      return value;
-    },
-  };
+  const realpath = memo((p) => resolveFrom(p, 0), ttl, now, maxEntries);
+  const hasOtherNames = memo(sharesContents, ttl, now, maxEntries);
+  return { realpath, hasOtherNames };
 }

@@ -47,7 +47,21 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
     const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} cannot be canonicalised: ${c.error}`;
     return { effect, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why };
   }
-  const forms = c.lexical === c.resolved ? [c.lexical] : [c.lexical, c.resolved];
+  if (effect.operation === "write" && c.otherNames === true) {
+    // Hard links: the write changes every name of the file, and no rule can see the others.
+    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} names a file that has other names (hard links); effectgate cannot tell which paths this write changes`;
+    return {
+      effect: { ...effect, canonical: c.resolved },
+      verdict: "deny",
+      rule: "unjudgeable",
+      reason: why,
+      unjudgeable: why,
+      lexical: c.lexical,
+      resolved: c.resolved,
+    };
+  }
+  // `physical` is where the kernel lands when a `..` follows a link (decision 0010).
+  const forms = [...new Set([c.lexical, c.resolved, ...(c.physical === undefined ? [] : [c.physical])])];
   const judged: JudgedEffect = {
     effect: { ...effect, canonical: c.resolved },
     verdict: "allow",

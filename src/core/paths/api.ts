@@ -23,6 +23,12 @@ export interface PathResolver {
    * can be said (e.g. permission denied on the first component); callers then judge the lexical form.
    */
   realpath(absolute: string): string | undefined;
+  /**
+   * Whether `absolute` is an existing regular file that also has other names (hard links, a link
+   * count above 1): writing it changes every name. False when missing or a folder. Optional: a
+   * resolver without it (offline checks) cannot see hard links.
+   */
+  hasOtherNames?(absolute: string): boolean;
 }
 
 export type Canonical =
@@ -34,6 +40,13 @@ export type Canonical =
       lexical: string;
       /** `lexical` with links and short names resolved; equal to lexical when nothing changed. */
       resolved: string;
+      /**
+       * Present when the path has a `..` and walking it as the kernel does (links followed before
+       * each `..`) lands somewhere other than `resolved`.
+       */
+      physical?: string;
+      /** Present when the file (resolved or physical) has other names (hard links). */
+      otherNames?: true;
     }
   | { ok: false; spelled: string; error: string };
 

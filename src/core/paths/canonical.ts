@@ -1,11 +1,12 @@
 import type { Canonical, PathResolver, PlatformProfile } from "./api.js";
 import { expandHomeAndVars, fileUriToPath, isFileUri } from "./expand.js";
 import { joinPath, normaliseSegments, parsePath, type Parsed } from "./lexical.js";
+import { hasParentStep, physicalPath } from "./physical.js";
 
 // canonicalise(): every way of writing a path → one absolute lexical form, then its real path.
 // Order matters and is the same on every branch: trim → refuse bad text → file: URI or ~/env
 // expansion → (win32) prefixes, separators, streams, trailing dots → place relative paths under
-// the server's cwd → `.`/`..` → (darwin) NFC → resolver.
+// the server's cwd → `.`/`..` → (darwin) NFC → resolver; with a `..`, also the kernel's walk.
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -19,7 +20,15 @@ export function refuseText(text: string): string | undefined {
 }
 
 export type Lexical =
-  { ok: true; lexical: string; parsed: Parsed; wasAbsolute: boolean } | { ok: false; error: string };
+  | {
+      ok: true;
+      lexical: string;
+      parsed: Parsed;
+      wasAbsolute: boolean;
+      /** The absolute path's names under `parsed.root` before `.` and `..` were folded. */
+      unfolded: readonly string[];
+    }
+  | { ok: false; error: string };
 
 /**
  * The absolute lexical form of `input` (no file-system access). `wasAbsolute` tells pattern
@@ -73,7 +82,13 @@ export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
   if (!norm.ok) return norm;
   let lexical = joinPath(root, norm.segments, profile.platform);
   if (profile.platform === "darwin") lexical = lexical.normalize("NFC");
-  return { ok: true, lexical, parsed: { kind: "absolute", root, segments: norm.segments }, wasAbsolute };
+  return {
+    ok: true,
+    lexical,
+    parsed: { kind: "absolute", root, segments: norm.segments },
+    wasAbsolute,
+    unfolded: segments,
+  };
 }
 
 /**
@@ -83,9 +98,20 @@ export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
 export function canonicalise(input: string, profile: PlatformProfile, resolver: PathResolver): Canonical {
   const lex = lexicalPath(input, profile);
   if (!lex.ok) return { ok: false, spelled: input, error: lex.error };
-  let resolved = resolver.realpath(lex.lexical) ?? lex.lexical;
-  if (profile.platform === "darwin") resolved = resolved.normalize("NFC");
-  return { ok: true, spelled: input, lexical: lex.lexical, resolved };
+  const nfc = (p: string): string => (profile.platform === "darwin" ? p.normalize("NFC") : p);
+  const resolved = nfc(resolver.realpath(lex.lexical) ?? lex.lexical);
+  const out: Canonical = { ok: true, spelled: input, lexical: lex.lexical, resolved };
+  // `..` after a link leaves the link's target, not the folder it sits in (decision 0010).
+  if (hasParentStep(lex.unfolded, profile.platform)) {
+    const physical = nfc(physicalPath(lex.parsed.root, lex.unfolded, profile.platform, resolver));
+    if (physical !== resolved) out.physical = physical;
+  }
+  // A file with several names: writing it changes files no path rule sees (decision 0012).
+  if (resolver.hasOtherNames !== undefined) {
+    const shared = [out.resolved, ...(out.physical === undefined ? [] : [out.physical])];
+    if (shared.some((p) => resolver.hasOtherNames?.(p) === true)) out.otherNames = true;
+  }
+  return out;
 }
 
 /** A resolver that knows nothing: `resolved` equals `lexical`. For offline checks and tests. */
