@@ -51,6 +51,7 @@ function describeEffect(item: JudgedEffect): string {
   if (item.lexical !== undefined) lines.push(`    canonical  ${item.lexical}`);
   if (item.resolved !== undefined && item.resolved !== item.lexical)
     lines.push(`    resolved   ${item.resolved}`);
+  if (item.physical !== undefined) lines.push(`    physical   ${item.physical}`);
   lines.push(`    rule       ${item.rule ?? "(none)"}`);
   lines.push(`    verdict    ${item.verdict}${item.unjudgeable ? " (cannot be judged)" : ""}`);
   return lines.join("\n");

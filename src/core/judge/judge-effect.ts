@@ -13,6 +13,8 @@ export interface JudgedEffect {
   /** The lexical and resolved canonical forms, for explanations (paths only). */
   lexical?: string;
   resolved?: string;
+  /** Where the kernel lands when a `..` follows a link, when that differs from `resolved`. */
+  physical?: string;
   /** Why the effect could not be judged (then verdict is deny). */
   unjudgeable?: string;
 }
@@ -68,6 +70,7 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
     reason: "",
     lexical: c.lexical,
     resolved: c.resolved,
+    ...(c.physical === undefined ? {} : { physical: c.physical }),
   };
   // Both spellings are judged; the first (strictest) list that matches either one decides.
   for (const [list, verdict] of pathRules(effect.operation, cx.tainted)) {
