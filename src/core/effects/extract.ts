@@ -158,10 +158,9 @@ class Walker {
       this.add("write", "path", at, word);
       // The shell runs in the call's working directory, not the server's: `>> .bashrc` with
       // `cwd: "~"` is ~/.bashrc. Judged in addition to the word on its own (stricter wins).
-      if (this.workdir && !ABSOLUTE_ISH.test(word)) {
+      if (this.workdir && isRelativeWord(word)) {
         const { dir, at: where } = this.workdir;
-        const sep = dir.includes("\\") && !dir.includes("/") ? "\\" : "/";
-        this.add("write", "path", `${at} (in ${where})`, `${dir.replace(/[\\/]+$/, "")}${sep}${word}`);
+        this.add("write", "path", `${at} (in ${where})`, inWorkdir(dir, word));
       }
     }
   }
@@ -178,6 +177,21 @@ function commandOf(tool: string, args: Record<string, unknown>, declared: Record
   return tool;
 }
 
+/** `word` spelled inside the folder `dir`, with the folder's own separator. */
+export function inWorkdir(dir: string, word: string): string {
+  const sep = dir.includes("\\") && !dir.includes("/") ? "\\" : "/";
+  return `${dir.replace(/[\\/]+$/, "")}${sep}${word}`;
+}
+
+/** Whether a command word depends on the working directory (else it is judged only as written). */
+export const isRelativeWord = (word: string): boolean => !ABSOLUTE_ISH.test(word);
+
+/** The working directory an exec call names for its command, if any. */
+export function workdirOf(args: Record<string, unknown>): { at: string; dir: string } | undefined {
+  const name = WORKDIR_ARGS.find((n) => typeof args[n] === "string" && args[n] !== "");
+  return name === undefined ? undefined : { at: `arguments.${name}`, dir: args[name] as string };
+}
+
 /**
  * Effects of calling `tool` with `args`. `execClass` is true when the policy's exec globs name
  * the tool; the built-in table can also mark a tool as running code (start_process, …).
@@ -185,11 +199,7 @@ function commandOf(tool: string, args: Record<string, unknown>, declared: Record
 export function extractEffects(tool: string, args: Record<string, unknown>, execClass: boolean): Extraction {
   const known = knownTool(tool, args);
   const isExec = execClass || known?.exec === true;
-  const workdirArg = isExec
-    ? WORKDIR_ARGS.find((n) => typeof args[n] === "string" && args[n] !== "")
-    : undefined;
-  const workdir =
-    workdirArg === undefined ? undefined : { at: `arguments.${workdirArg}`, dir: args[workdirArg] as string };
+  const workdir = isExec ? workdirOf(args) : undefined;
   const walker = new Walker(known?.fallback ?? verbOperation(tool), isExec, workdir);
   try {
     if (isExec) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));

@@ -22,6 +22,11 @@ export interface KnownTool {
   args: Readonly<Record<string, ArgRole>>;
   /** Tool runs code or commands whatever the policy's exec globs say. */
   exec?: boolean;
+  /**
+   * Arguments whose path may be a whole folder the tool moves or removes: a protected path
+   * below it is touched too (see containers.ts).
+   */
+  containers?: readonly string[];
 }
 
 const fsRead: KnownTool = {
@@ -46,7 +51,12 @@ const TABLE: Record<string, KnownTool> = {
   write_file: { fallback: "write", args: { path: "write", content: "text", mode: "text" } },
   edit_file: { fallback: "write", args: { path: "write", edits: "text", dryRun: "text" } },
   create_directory: fsWrite,
-  move_file: { fallback: "write", args: { source: "write", destination: "write" } },
+  // Either end may be a folder: moving one onto repo/.git plants hooks without naming them.
+  move_file: {
+    fallback: "write",
+    args: { source: "write", destination: "write" },
+    containers: ["source", "destination"],
+  },
   // mcp-server-git: every tool names the repository; writes change files under it.
   git_status: { fallback: "read", args: { repo_path: "read" } },
   git_diff_unstaged: { fallback: "read", args: { repo_path: "read" } },

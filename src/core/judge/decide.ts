@@ -1,6 +1,7 @@
+import { containerTest } from "../effects/containers.js";
 import { extractEffects, isUrl } from "../effects/extract.js";
-import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
-import type { Decision, Effect } from "../types.js";
+import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
+import type { Decision, Effect, Verdict } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffect, strictest } from "./judge-effect.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
@@ -65,18 +66,63 @@ function callShape(
 }
 
 export type RequestEffects =
-  { subject: string; effects: Effect[]; execGlob: string | undefined } | { subject: string; error: string };
+  | {
+      subject: string;
+      effects: Effect[];
+      execGlob: string | undefined;
+      /** Whether an effect's path may be a folder the call moves or removes as a whole. */
+      isContainer: (e: Effect) => boolean;
+    }
+  | { subject: string; error: string };
+
+const NONE = (): boolean => false;
 
 /** The effects a judged request names, before canonicalisation (also used by taint on responses). */
 export function requestEffects(policy: CompiledPolicy, method: string, params: unknown): RequestEffects {
   const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
   const shape = callShape(method, params);
   if (typeof shape === "string") return { subject: fallbackSubject, error: shape };
-  if ("effects" in shape) return { subject: shape.subject, effects: shape.effects, execGlob: undefined };
+  if ("effects" in shape)
+    return { subject: shape.subject, effects: shape.effects, execGlob: undefined, isContainer: NONE };
   const execGlob = policy.execGlob(shape.subject);
   const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined);
   if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
-  return { subject: shape.subject, effects: extraction.effects, execGlob };
+  const isContainer = containerTest(shape.subject, shape.args, execGlob !== undefined);
+  return { subject: shape.subject, effects: extraction.effects, execGlob, isContainer };
+}
+
+const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
+
+/**
+ * A folder that is moved or removed as a whole also touches every path below it: a pattern that
+ * could match below it (CompiledPolicy.matchBelow) counts as a match of its list for this effect,
+ * when that list is stricter than what the path alone earned.
+ */
+function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string): JudgedEffect {
+  if (item.unjudgeable !== undefined || item.lexical === undefined || item.resolved === undefined) return item;
+  const lists: Array<[PathList, Verdict]> = [
+    ["deny", "deny"],
+    ["confirm", "confirm"],
+  ];
+  if (cx.tainted) lists.push(["confirm_if_tainted", "confirm"]);
+  const forms = item.lexical === item.resolved ? [item.lexical] : [item.lexical, item.resolved];
+  for (const [list, verdict] of lists) {
+    if (RANK[verdict] <= RANK[item.verdict]) break;
+    for (const form of forms) {
+      const pattern = cx.policy.matchBelow(list, form);
+      if (pattern === undefined) continue;
+      const via = form === item.lexical ? "" : ` (through a link: ${item.lexical})`;
+      const note = list === "confirm_if_tainted" ? ", and this session has taken in untrusted content" : "";
+      return {
+        ...item,
+        effect: { ...item.effect, canonical: form },
+        verdict,
+        rule: `paths.${list} ${pattern}`,
+        reason: `${tool} would move, copy or remove ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
+      };
+    }
+  }
+  return item;
 }
 
 /**
@@ -101,7 +147,7 @@ export function explainCall(
   }
   const found = requestEffects(cx.policy, method, params);
   if ("error" in found) return unjudgeable(found.subject, found.error, cx.tainted);
-  const { subject, effects, execGlob } = found;
+  const { subject, effects, execGlob, isContainer } = found;
   const ecx = {
     tool: subject,
     policy: cx.policy,
@@ -110,7 +156,10 @@ export function explainCall(
     canonicalise: cx.canonicalise,
     execGlob,
   };
-  const items = effects.map((e) => judgeEffect(e, ecx));
+  const items = effects.map((e) => {
+    const item = judgeEffect(e, ecx);
+    return isContainer(e) ? judgeBelow(item, cx, subject) : item;
+  });
   const top = strictest(items);
   const judgedEffects = items.map((i) => i.effect);
   if (top === undefined || top.verdict === "allow") {

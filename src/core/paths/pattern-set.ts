@@ -12,6 +12,12 @@ export interface PatternSet {
   readonly patterns: readonly PathPattern[];
   /** The first pattern (in list order) matching `absolute`, or undefined. */
   first(absolute: string, resolver?: PathResolver): PathPattern | undefined;
+  /**
+   * The first pattern (in list order) that could match a path strictly below the folder
+   * `absolute` because of that folder (CompiledPathPattern.below). Tests every pattern: it is
+   * asked only for moves and removals, which are rare.
+   */
+  firstBelow(absolute: string, resolver?: PathResolver): PathPattern | undefined;
 }
 
 function push(map: Map<string, number[]>, key: string, index: number): void {
@@ -53,6 +59,9 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
         if (p.test(absolute, resolver)) return p;
       }
       return undefined;
+    },
+    firstBelow(absolute: string, resolver?: PathResolver): PathPattern | undefined {
+      return patterns.find((p) => (p as Partial<CompiledPathPattern>).below?.(absolute, resolver) === true);
     },
   };
 }

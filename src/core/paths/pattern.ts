@@ -42,6 +42,12 @@ export type PatternForm = "subtree" | "file" | "name" | "name-subtree";
 
 export interface CompiledPathPattern extends PathPattern {
   form: PatternForm;
+  /**
+   * Whether some path strictly below the folder `absolute` could match because of the folder's
+   * own name or place (see belowNames and belowAnchor): moving a folder there, or removing it,
+   * touches what the pattern protects. A name pattern that any folder could hold is never below.
+   */
+  below(absolute: string, resolver?: PathResolver): boolean;
   /** Set when the pattern can match nothing on this profile, with the reason. */
   inert?: string;
   /** NAME patterns: the folded literal last segment, for the name index; else undefined. */
@@ -107,16 +113,20 @@ function compileNamePattern(body: string, slashed: string, platform: Platform): 
   const first = matchers[0] as SegmentMatcher;
   const last = matchers[matchers.length - 1] as SegmentMatcher;
   const k = matchers.length;
+  const fixed = raw.map((seg) => !matchesAnyName(seg));
+  const anywhere = (absolute: string): boolean => {
+    const segs = preparePath(absolute, platform).segments;
+    for (let i = 0; i + k <= segs.length; i++) if (sequenceAt(matchers, segs, i)) return true;
+    return false;
+  };
   const pattern: CompiledPathPattern = subtree
     ? {
         body,
         form: "name-subtree",
         ...(first.literal !== undefined ? { firstLiteral: first.literal } : {}),
-        test: (absolute) => {
-          const segs = preparePath(absolute, platform).segments;
-          for (let i = 0; i + k <= segs.length; i++) if (sequenceAt(matchers, segs, i)) return true;
-          return false;
-        },
+        test: anywhere,
+        // A folder inside the subtree holds only protected paths.
+        below: (absolute) => anywhere(absolute) || belowNames(matchers, fixed, absolute, platform),
       }
     : {
         body,
@@ -126,8 +136,31 @@ function compileNamePattern(body: string, slashed: string, platform: Platform): 
           const segs = preparePath(absolute, platform).segments;
           return segs.length >= k && sequenceAt(matchers, segs, segs.length - k);
         },
+        below: (absolute) => belowNames(matchers, fixed, absolute, platform),
       };
   return { ok: true, pattern };
+}
+
+// A name pattern `**/s1/…/sk` can match below the folder D when its sequence can START in D's
+// last j names (1 <= j < k) and go on below D: `**/.git/hooks/**` below `/x/repo/.git`,
+// `**/.git/config` below `/x/.git`. j = 0 (the whole sequence below D) is left out on purpose:
+// any folder can hold `.env` or `.git/hooks`, so that would make every move a match. The names
+// that overlap D must include one that is not a bare `*`, for the same reason.
+function belowNames(
+  matchers: readonly SegmentMatcher[],
+  fixed: readonly boolean[],
+  absolute: string,
+  platform: Platform,
+): boolean {
+  const segs = preparePath(absolute, platform).segments;
+  for (let j = Math.min(matchers.length - 1, segs.length); j >= 1; j--) {
+    if (!fixed.slice(0, j).some(Boolean)) continue;
+    const at = segs.length - j;
+    let ok = true;
+    for (let i = 0; i < j && ok; i++) ok = segmentMatches(matchers[i] as SegmentMatcher, segs[at + i] as string);
+    if (ok) return true;
+  }
+  return false;
 }
 
 function sequenceAt(matchers: readonly SegmentMatcher[], segs: readonly string[], at: number): boolean {
@@ -176,7 +209,7 @@ function compileAnchored(
 }
 
 function inertPattern(body: string, subtree: boolean, why: string): CompiledPathPattern {
-  return { body, form: subtree ? "subtree" : "file", inert: why, test: () => false };
+  return { body, form: subtree ? "subtree" : "file", inert: why, test: () => false, below: () => false };
 }
 
 function under(p: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean {
@@ -184,6 +217,18 @@ function under(p: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean
   const n = anchor.segments.length;
   if (subtree ? p.segments.length < n : p.segments.length !== n) return false;
   for (let i = n - 1; i >= 0; i--) if (p.segments[i] !== anchor.segments[i]) return false; // names differ most at the end
+  return true;
+}
+
+/**
+ * The anchor lies below the folder `dir`, so that moving or removing `dir` moves or removes it:
+ * strictly below for a FILE, at or below for a SUBTREE (whose folder is itself protected).
+ */
+function anchorBelow(dir: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean {
+  if (dir.root !== anchor.root) return false;
+  const n = dir.segments.length;
+  if (subtree ? anchor.segments.length < n : anchor.segments.length <= n) return false;
+  for (let i = n - 1; i >= 0; i--) if (dir.segments[i] !== anchor.segments[i]) return false;
   return true;
 }
 
@@ -195,18 +240,29 @@ function anchoredPattern(
 ): CompiledPathPattern {
   const lexicalAnchor = splitPath(anchor, platform);
   let realMemo: { real: string; prepared: PreparedPath } | undefined;
+  // The real path of the anchor, when a resolver says it differs from the lexical one.
+  const realAnchor = (resolver: PathResolver | undefined): PreparedPath | undefined => {
+    if (!resolver) return undefined;
+    let real = resolver.realpath(anchor);
+    if (real === undefined || real === anchor) return undefined;
+    if (platform === "darwin") real = real.normalize("NFC");
+    if (realMemo?.real !== real) realMemo = { real, prepared: splitPath(real, platform) };
+    return realMemo.prepared;
+  };
   return {
     body,
     form: subtree ? "subtree" : "file",
     test(absolute: string, resolver?: PathResolver): boolean {
       const p = preparePath(absolute, platform);
       if (under(p, lexicalAnchor, subtree)) return true;
-      if (!resolver) return false;
-      let real = resolver.realpath(anchor);
-      if (real === undefined || real === anchor) return false;
-      if (platform === "darwin") real = real.normalize("NFC");
-      if (realMemo?.real !== real) realMemo = { real, prepared: splitPath(real, platform) };
-      return under(p, realMemo.prepared, subtree);
+      const real = realAnchor(resolver);
+      return real !== undefined && under(p, real, subtree);
+    },
+    below(absolute: string, resolver?: PathResolver): boolean {
+      const dir = preparePath(absolute, platform);
+      if (anchorBelow(dir, lexicalAnchor, subtree)) return true;
+      const real = realAnchor(resolver);
+      return real !== undefined && anchorBelow(dir, real, subtree);
     },
   };
 }

@@ -130,6 +130,7 @@ export interface InertPattern {
 export interface LoadedPolicy extends CompiledPolicy {
   /** `resolver` lets anchored patterns also match under the real path of their anchor. */
   matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined;
+  matchBelow(list: PathList, dir: string, resolver?: PathResolver): string | undefined;
   readonly inert: readonly InertPattern[];
 }
 
@@ -158,6 +159,9 @@ export function buildPolicy(
     matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined {
       // `body` is the text exactly as the policy wrote it: what a decision cites.
       return lists.paths[list].first(p, resolver)?.body;
+    },
+    matchBelow(list: PathList, dir: string, resolver?: PathResolver): string | undefined {
+      return lists.paths[list].firstBelow(dir, resolver)?.body;
     },
     execGlob: (tool: string) => lists.execTools.first(tool),
     exec: { action, actionIfTainted: doc.exec?.action_if_tainted ?? action },
