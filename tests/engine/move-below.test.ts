@@ -91,27 +91,36 @@ describe("which paths count as folders", () => {
     expect(judge("update_settings", { target: "repo/.git" }).verdict).toBe("allow");
   });
 
-  it("unfamiliar tools whose names move, copy, unpack or remove", () => {
-    for (const tool of ["rename_folder", "delete_directory", "removeDir", "copy-tree", "rm", "unzip_archive"])
+  it("unfamiliar tools whose names move, copy or unpack", () => {
+    for (const tool of ["rename_folder", "copy-tree", "unzip_archive"])
       expect(judge(tool, { path: "repo/.git" }).rule, tool).toBe("paths.deny **/.git/hooks/**");
-    expect(judge("delete_directory", { path: "build" }).verdict).toBe("allow");
+    expect(judge("rename_folder", { path: "build" }).verdict).toBe("allow");
+  });
+
+  it("a removal counts only anchored patterns below it: a project folder's names plant nothing", () => {
+    for (const tool of ["delete_directory", "removeDir", "rm"]) {
+      expect(judge(tool, { path: "repo/.git" }).verdict, tool).toBe("allow");
+      expect(judge(tool, { path: "~" }).verdict, tool).toBe("deny");
+    }
   });
 
   it("reads are never containers, even for a mover tool", () => {
     const isContainer = containerTest("move_file", {}, false);
     const e = (operation: Effect["operation"], at: string): Effect => ({ operation, kind: "path", at, spelled: "x" });
-    expect(isContainer(e("write", "arguments.source"))).toBe(true);
-    expect(isContainer(e("write", "arguments.destination"))).toBe(true);
-    expect(isContainer(e("write", "arguments.other"))).toBe(false);
-    expect(isContainer(e("read", "arguments.source"))).toBe(false);
-    expect(containerTest("read_text_file", {}, false)(e("write", "arguments.path"))).toBe(false);
+    expect(isContainer(e("write", "arguments.source"))).toBe("place");
+    expect(isContainer(e("write", "arguments.destination"))).toBe("place");
+    expect(isContainer(e("write", "arguments.other"))).toBeUndefined();
+    expect(isContainer(e("read", "arguments.source"))).toBeUndefined();
+    expect(containerTest("read_text_file", {}, false)(e("write", "arguments.path"))).toBeUndefined();
+    expect(containerTest("delete_directory", {}, false)(e("write", "arguments.path"))).toBe("remove");
   });
 });
 
 describe("mover programs inside commands", () => {
-  it("finds the operands of mv, rm, cp and friends, and nothing else", () => {
+  it("finds the operands of mv, cp and friends, and nothing else", () => {
     expect(moverOperands("mv staged repo/.git")).toEqual(["staged", "repo/.git"]);
-    expect(moverOperands("cd ~ && rm -rf build; ls ~")).toEqual(["build"]);
+    expect(moverOperands("cd ~ && cp -r build out; ls ~")).toEqual(["build", "out"]);
+    expect(moverOperands("rm -rf node_modules")).toEqual([]);
     expect(moverOperands("sudo FOO=1 /bin/cp -r a ~/.config")).toEqual(["a", "~/.config"]);
     expect(moverOperands("Move-Item -Path a -Destination C:\\r\\.git")).toEqual(["a", "C:\\r\\.git"]);
     expect(moverOperands("robocopy.exe src D:\\dst /E")).toEqual(["src", "D:\\dst", "/E"]);
@@ -131,7 +140,9 @@ describe("mover programs inside commands", () => {
     expect(judge("run_command", { command: "mv x user" }).verdict).toBe("confirm");
   });
 
-  it("rm -rf ~ is denied; cd ~ stays the exec verdict", () => {
+  it("cp -r into ~ is denied; rm -rf node_modules and cd ~ stay the exec verdict", () => {
+    expect(judge("shell_exec", { command: "cp -r dotfiles/. ~" })).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
+    expect(judge("shell_exec", { command: "rm -rf node_modules" })).toMatchObject({ verdict: "confirm", rule: "exec *exec*" });
     expect(judge("shell_exec", { command: "rm -rf ~" })).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
     expect(judge("shell_exec", { command: "cd ~ && ls" })).toMatchObject({ verdict: "confirm", rule: "exec *exec*" });
     expect(judge("shell_exec", { command: "mv src lib" }).verdict).toBe("confirm");

@@ -1,4 +1,4 @@
-import { containerTest } from "../effects/containers.js";
+import { type ContainerKind, containerTest } from "../effects/containers.js";
 import { extractEffects, isUrl } from "../effects/extract.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Decision, Effect, Verdict } from "../types.js";
@@ -71,11 +71,11 @@ export type RequestEffects =
       effects: Effect[];
       execGlob: string | undefined;
       /** Whether an effect's path may be a folder the call moves or removes as a whole. */
-      isContainer: (e: Effect) => boolean;
+      isContainer: (e: Effect) => ContainerKind | undefined;
     }
   | { subject: string; error: string };
 
-const NONE = (): boolean => false;
+const NONE = (): ContainerKind | undefined => undefined;
 
 /** The effects a judged request names, before canonicalisation (also used by taint on responses). */
 export function requestEffects(policy: CompiledPolicy, method: string, params: unknown): RequestEffects {
@@ -94,11 +94,11 @@ export function requestEffects(policy: CompiledPolicy, method: string, params: u
 const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 
 /**
- * A folder that is moved or removed as a whole also touches every path below it: a pattern that
- * could match below it (CompiledPolicy.matchBelow) counts as a match of its list for this effect,
- * when that list is stricter than what the path alone earned.
+ * A folder that is placed or removed as a whole also touches every path below it: a pattern that
+ * could match below it (CompiledPolicy.matchBelow; anchored patterns only for a removal) counts
+ * as a match of its list for this effect, when that list is stricter than what the path earned.
  */
-function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string): JudgedEffect {
+function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: ContainerKind): JudgedEffect {
   if (item.unjudgeable !== undefined || item.lexical === undefined || item.resolved === undefined) return item;
   const lists: Array<[PathList, Verdict]> = [
     ["deny", "deny"],
@@ -109,7 +109,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string): Judged
   for (const [list, verdict] of lists) {
     if (RANK[verdict] <= RANK[item.verdict]) break;
     for (const form of forms) {
-      const pattern = cx.policy.matchBelow(list, form);
+      const pattern = cx.policy.matchBelow(list, form, undefined, kind === "remove");
       if (pattern === undefined) continue;
       const via = form === item.lexical ? "" : ` (through a link: ${item.lexical})`;
       const note = list === "confirm_if_tainted" ? ", and this session has taken in untrusted content" : "";
@@ -118,7 +118,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string): Judged
         effect: { ...item.effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${tool} would move, copy or remove ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
+        reason: `${tool} would ${kind === "remove" ? "remove" : "move, copy or unpack onto"} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
       };
     }
   }
@@ -158,7 +158,8 @@ export function explainCall(
   };
   const items = effects.map((e) => {
     const item = judgeEffect(e, ecx);
-    return isContainer(e) ? judgeBelow(item, cx, subject) : item;
+    const kind = isContainer(e);
+    return kind === undefined ? item : judgeBelow(item, cx, subject, kind);
   });
   const top = strictest(items);
   const judgedEffects = items.map((i) => i.effect);

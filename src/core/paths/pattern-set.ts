@@ -17,7 +17,7 @@ export interface PatternSet {
    * `absolute` because of that folder (CompiledPathPattern.below). Tests every pattern: it is
    * asked only for moves and removals, which are rare.
    */
-  firstBelow(absolute: string, resolver?: PathResolver): PathPattern | undefined;
+  firstBelow(absolute: string, resolver?: PathResolver, anchoredOnly?: boolean): PathPattern | undefined;
 }
 
 function push(map: Map<string, number[]>, key: string, index: number): void {
@@ -60,8 +60,12 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
       }
       return undefined;
     },
-    firstBelow(absolute: string, resolver?: PathResolver): PathPattern | undefined {
-      return patterns.find((p) => (p as Partial<CompiledPathPattern>).below?.(absolute, resolver) === true);
+    firstBelow(absolute: string, resolver?: PathResolver, anchoredOnly = false): PathPattern | undefined {
+      return patterns.find((p) => {
+        const c = p as Partial<CompiledPathPattern>;
+        if (anchoredOnly && (c.form === "name" || c.form === "name-subtree")) return false;
+        return c.below?.(absolute, resolver) === true;
+      });
     },
   };
 }

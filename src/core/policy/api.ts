@@ -21,9 +21,10 @@ export interface CompiledPolicy {
    * The first pattern of `list` that could match a path strictly below the folder `dir` because
    * of `dir` itself: an anchor at or below it (`~/.config/systemd/user/**` below `~/.config`), or
    * a name sequence that can begin with dir's last names (the `.git/hooks` name pattern below `/x/.git`).
-   * Never a name any folder could hold (the `.env` name is not below `/x/src`). For moves and removals.
+   * Never a name any folder could hold (the `.env` name is not below `/x/src`). For moves and removals;
+   * `anchoredOnly` (removals) skips name patterns, which any project's folder may hold.
    */
-  matchBelow(list: PathList, dir: string): string | undefined;
+  matchBelow(list: PathList, dir: string, resolver?: PathResolver, anchoredOnly?: boolean): string | undefined;
   /** The exec-class glob matching a tool name (case-insensitive), or undefined. */
   execGlob(tool: string): string | undefined;
   exec: { action: Verdict; actionIfTainted: Verdict };

@@ -130,7 +130,7 @@ export interface InertPattern {
 export interface LoadedPolicy extends CompiledPolicy {
   /** `resolver` lets anchored patterns also match under the real path of their anchor. */
   matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined;
-  matchBelow(list: PathList, dir: string, resolver?: PathResolver): string | undefined;
+  matchBelow(list: PathList, dir: string, resolver?: PathResolver, anchoredOnly?: boolean): string | undefined;
   readonly inert: readonly InertPattern[];
 }
 
@@ -160,8 +160,8 @@ export function buildPolicy(
       // `body` is the text exactly as the policy wrote it: what a decision cites.
       return lists.paths[list].first(p, resolver)?.body;
     },
-    matchBelow(list: PathList, dir: string, resolver?: PathResolver): string | undefined {
-      return lists.paths[list].firstBelow(dir, resolver)?.body;
+    matchBelow(list: PathList, dir: string, resolver?: PathResolver, anchoredOnly?: boolean): string | undefined {
+      return lists.paths[list].firstBelow(dir, resolver, anchoredOnly)?.body;
     },
     execGlob: (tool: string) => lists.execTools.first(tool),
     exec: { action, actionIfTainted: doc.exec?.action_if_tainted ?? action },
