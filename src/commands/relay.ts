@@ -85,7 +85,8 @@ export async function run(args: string[]): Promise<number> {
   const log = openSessionLog({
     dir: sessionDir(parsed.logDir, process.env),
     name: parsed.name ?? null,
-    warn,
+    // The log's warnings already start with "effectgate: ".
+    warn: (line) => void process.stderr.write(`${line}\n`),
   });
   log.header({
     effectgate: VERSION,

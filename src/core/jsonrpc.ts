@@ -112,3 +112,82 @@ export function looksLikeJudgedCall(text: string): boolean {
 export function isRecord(v: unknown): v is Message {
   return isObject(v);
 }
+
+/**
+ * Every string a message-level `method` key holds in `text` (valid JSON), duplicates included,
+ * decoded. Message level is the top object, or each object directly inside a top-level batch.
+ * JSON.parse keeps the last of duplicate keys while a server may keep the first, so a frame with
+ * duplicate keys is judged by every spelling, not only the one JSON.parse chose. A non-string
+ * `method` value is reported as `undefined` (it cannot be classified).
+ */
+export function methodSpellings(text: string): Array<string | undefined> {
+  const out: Array<string | undefined> = [];
+  // Per open container: is it an object, and is the next string a key?
+  const stack: Array<{ object: boolean; expectKey: boolean }> = [];
+  let topIsArray = false;
+  let pendingMethod = false; // just read a message-level "method" key; its value comes next
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    const top = stack[stack.length - 1];
+    if (c === 0x22 /* " */) {
+      const end = closingQuote(text, i);
+      const raw = text.slice(i, end + 1);
+      const decoded = (): string => (raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1));
+      if (top?.object && top.expectKey) {
+        top.expectKey = false;
+        const messageLevel = stack.length === 1 || (stack.length === 2 && topIsArray);
+        pendingMethod = messageLevel && decoded() === "method";
+      } else if (pendingMethod) {
+        out.push(decoded());
+        pendingMethod = false;
+      }
+      i = end + 1;
+      continue;
+    }
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (stack.length === 0) topIsArray = c === 0x5b;
+      if (pendingMethod) out.push(undefined);
+      pendingMethod = false;
+      stack.push({ object: c === 0x7b, expectKey: c === 0x7b });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      if (top?.object) top.expectKey = true;
+    } else if (pendingMethod && c !== 0x3a /* : */ && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
+      out.push(undefined); // a number, true, false or null
+      pendingMethod = false;
+    }
+    i++;
+  }
+  return out;
+}
+
+/** Index of the closing quote of the JSON string that opens at `start`. */
+function closingQuote(text: string, start: number): number {
+  let j = text.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return j;
+    j = text.indexOf('"', j + 1);
+  }
+}
+
+/**
+ * The judged method a frame with duplicate keys may name, or undefined when none of its
+ * spellings can be. A spelling that is not a string, or only loosely looks like a judged one,
+ * counts: the relay cannot say what the server will read.
+ */
+export function ambiguousJudgedMethod(text: string): string | undefined {
+  for (const s of methodSpellings(text)) {
+    if (s === undefined) {
+      if (looksLikeJudgedCall(text)) return "tools/call";
+      continue;
+    }
+    if (JUDGED_METHODS.has(s)) return s;
+    if (looksLikeJudgedCall(s)) return "tools/call";
+  }
+  return undefined;
+}

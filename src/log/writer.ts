@@ -25,6 +25,7 @@ export interface SessionLogOptions {
   /** Total bytes of server stderr recorded per session before `stderr-capped`. */
   maxStderrBytes?: number;
   now?: () => Date;
+  /** Gets whole stderr lines, "effectgate: " prefix included; the sink must not add another. */
   warn?: (line: string) => void;
   /** Tests only: file-system calls and platform, to simulate failures root cannot provoke. */
   io?: FileIo;

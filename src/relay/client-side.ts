@@ -5,7 +5,14 @@
  * only answers to effectgate's own asks skip the queue, since the judgement may be waiting on them.
  */
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.js";
-import { classify, isRecord, isValidId, looksLikeJudgedCall, type Classified } from "../core/jsonrpc.js";
+import {
+  ambiguousJudgedMethod,
+  classify,
+  isRecord,
+  isValidId,
+  looksLikeJudgedCall,
+  type Classified,
+} from "../core/jsonrpc.js";
 import type { Frame } from "../core/line-splitter.js";
 import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../core/refusal-frame.js";
 import { parseStrictJson } from "../core/strict-json.js";
@@ -13,7 +20,14 @@ import type { Asker } from "./ask.js";
 import { idKey, type Correlator } from "./correlate.js";
 import type { Flow, Outbound } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
-import { judgedMember, refusalAnswers, unparseable, unreadableMember, type Member } from "./held-members.js";
+import {
+  ambiguousMember,
+  judgedMember,
+  refusalAnswers,
+  unparseable,
+  unreadableMember,
+  type Member,
+} from "./held-members.js";
 import { Lane } from "./lane.js";
 import type { RelayLog, RelayStats } from "./types.js";
 import { looksNonJson } from "./types.js";
@@ -96,7 +110,7 @@ export class ClientSide {
     const c = classify(value);
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
-    const member = this.judgedMember(c, problem);
+    const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
     if (!member) {
       if (c.kind === "request") this.track(c.method, c.id, c.params);
       if (c.kind === "invalid" && looksLikeJudgedCall(text)) {
@@ -144,11 +158,28 @@ export class ClientSide {
     if (judged.length === 0 && malformed && looksLikeJudgedCall(text)) {
       judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
     }
+    const ambiguous = judged.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;
+    if (ambiguous !== undefined) {
+      const m = unreadableMember(`${problem}: the server may read a method as ${ambiguous}`);
+      m.held.method = ambiguous;
+      judged.push(m);
+    }
     if (judged.length === 0) {
       this.trackAll(members);
       return this.forward(frame);
     }
     return this.judgeMembers(frame, judged, true, members);
+  }
+
+  /**
+   * A frame read two ways (duplicate keys) whose last-wins reading is not judged: held anyway
+   * when any spelling of its method names a judged one, since the server may read that one.
+   * Only frames that already failed the strict parse get here, so clean frames pay nothing.
+   */
+  private ambiguous(c: Classified, problem: string | undefined, text: string): Member | undefined {
+    if (problem === undefined) return undefined;
+    const method = ambiguousJudgedMethod(text);
+    return method === undefined ? undefined : ambiguousMember(c, method, problem);
   }
 
   /** Notes the handshake, then builds the judged member (if any). */

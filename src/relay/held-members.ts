@@ -43,6 +43,23 @@ export function judgedMember(c: Classified, problem: string | undefined): Member
   return undefined;
 }
 
+/**
+ * A frame with duplicate keys that JSON.parse read as something unjudged, while another
+ * spelling of its method names `method` (a judged one): held as that call, with the problem.
+ */
+export function ambiguousMember(c: Classified, method: string, problem: string): Member {
+  const id = c.kind === "request" || c.kind === "invalid" ? c.id : undefined;
+  const params = c.kind === "request" || c.kind === "notification" || c.kind === "invalid" ? c.params : undefined;
+  const held: HeldRequest = {
+    method,
+    id: isValidId(id) ? id : JSON.stringify(id ?? null),
+    params,
+    modern: isModernRequest(params),
+    problem: `${problem}: the server may read the method as ${method}`,
+  };
+  return { held, answerId: id !== undefined ? { value: id } : undefined };
+}
+
 /** A member standing for a frame that cannot be read but looks like a judged call. */
 export function unreadableMember(problem: string, answerId?: { value: unknown }): Member {
   return { held: { method: "tools/call", id: "", params: undefined, modern: false, problem }, answerId };

@@ -79,9 +79,14 @@ class Session {
   private readonly toServer: Outbound;
   private readonly toClient: Outbound;
   private readonly asker: Asker;
+  private readonly correlator: Correlator;
+  /** Set once effectgate itself starts stopping the server (client gone, signal, oversize line). */
+  private stopping = false;
+  /** Signals effectgate sent the server, so an exit by one of them is not reported as a crash. */
+  private readonly sentSignals = new Set<NodeJS.Signals>();
   private readonly onSignal = (sig: NodeJS.Signals): void => this.signalled(sig);
   private readonly killOnExit = (): void => {
-    if (!this.exited) this.child.kill("SIGKILL");
+    if (!this.exited) this.kill("SIGKILL");
   };
 
   constructor(
@@ -98,6 +103,7 @@ class Session {
     });
     this.toClient = new Outbound(o.output, serverOut, () => this.clientEnded("client output closed"));
     const correlator = new Correlator();
+    this.correlator = correlator;
     const facts = new SessionFacts(record);
     const toClientLine = (line: string): void => {
       this.stats.originated++;
@@ -198,7 +204,8 @@ class Session {
     this.announce(`the ${from} sent a line longer than ${this.maxFrameBytes} bytes; it cannot be relayed`);
     if (from === "client") this.clientEnded("the client sent a line over the size limit");
     else if (from === "server" && !this.exited) {
-      this.child.kill("SIGTERM");
+      this.stopping = true;
+      this.kill("SIGTERM");
       this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
     }
   }
@@ -208,6 +215,7 @@ class Session {
     this.clientDone = true;
     if (this.exited) return;
     this.o.log.event("client-eof", { why });
+    this.stopping = true;
     this.asker.cancelAll();
     void this.clientSide.lane.whenIdle().then(() => {
       this.asker.cancelAll();
@@ -219,9 +227,19 @@ class Session {
 
   private signalled(sig: NodeJS.Signals): void {
     this.o.log.event("signal", { signal: sig });
-    if (this.exited) return;
-    this.child.kill(sig);
+    if (this.exited) {
+      this.announce(`received ${sig}; the server has already exited`);
+      return;
+    }
+    this.announce(`received ${sig}; stopping the server`);
+    this.stopping = true;
+    this.kill(sig);
     this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
+  }
+
+  private kill(sig: NodeJS.Signals): void {
+    this.sentSignals.add(sig);
+    this.child.kill(sig);
   }
 
   /** After `wait` ms send `sig`; a SIGTERM is followed by SIGKILL after GRACE_AFTER_TERM_MS. */
@@ -230,7 +248,7 @@ class Session {
       this.timers.delete(timer);
       if (this.exited) return;
       this.o.log.event("kill", { signal: sig, afterMs: wait });
-      this.child.kill(sig);
+      this.kill(sig);
       if (sig === "SIGTERM") this.escalate(GRACE_AFTER_TERM_MS, "SIGKILL");
     }, wait);
     this.timers.add(timer);
@@ -257,6 +275,7 @@ class Session {
     });
     await this.serverSide.lane.whenIdle();
     await this.stderrOut?.drained(); // our stderr is not ours to close; just let it take the rest
+    this.sayExit(code, signal); // after the server's own stderr, so it is the last word
     this.clientDone = true;
     this.asker.cancelAll();
     o.input.removeAllListeners("data");
@@ -268,5 +287,25 @@ class Session {
     process.off("exit", this.killOnExit);
     for (const sig of FORWARDED_SIGNALS) process.off(sig, this.onSignal);
     this.resolve({ exitCode, code, signal, stats: { ...this.stats } });
+  }
+
+  /**
+   * One stderr line (and a `server-exit` event) when the end was not one effectgate asked for:
+   * a crash, an exit of its own, a signal from elsewhere, or calls still waiting for answers.
+   * The count is known only when every forwarded request is tracked (the gate observes).
+   */
+  private sayExit(code: number | null, signal: NodeJS.Signals | null): void {
+    const unanswered = this.o.gate?.observe ? this.correlator.size : null;
+    const left =
+      unanswered ? `; ${unanswered} call${unanswered === 1 ? " was" : "s were"} left unanswered` : "";
+    let line: string | null = null;
+    if (signal !== null) {
+      const ours = this.sentSignals.has(signal);
+      if (!ours || left) line = `server was killed by ${signal}${ours ? " (sent by effectgate)" : ""}${left}`;
+    } else if (code !== 0 || left || !this.stopping) {
+      line = `server exited with code ${code ?? "unknown"}${left}`;
+    }
+    this.o.log.event("server-exit", { code, signal, unanswered, stopping: this.stopping, said: line });
+    if (line) this.announce(line);
   }
 }
