@@ -58,6 +58,7 @@ function callFrame(id, text) {
   return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text } } }) + "\n";
 }
 
+
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function measure(name) {
@@ -74,22 +75,26 @@ async function measure(name) {
   }
   small.sort((a, b) => a - b);
   const bigText = "y".repeat(4 * MiB);
-  const big = [];
-  for (let i = 0; i < LARGE_CALLS; i++) {
-    const t0 = performance.now();
-    await c.request(callFrame(100000 + i, bigText));
-    big.push(performance.now() - t0);
-  }
-  big.sort((a, b) => a - b);
+  const timeLarge = async (frame) => {
+    const times = [];
+    for (let i = 0; i < LARGE_CALLS; i++) {
+      const t0 = performance.now();
+      await c.request(frame(100000 + i, bigText));
+      times.push(performance.now() - t0);
+    }
+    return pct(times.sort((a, b) => a - b), 50);
+  };
+  const big = await timeLarge((id, t) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write_file", arguments: { path: "/home/user/project/big.txt", content: t } } }) + "\n");
+  const bigUnknown = await timeLarge(callFrame);
   await c.close();
-  return { p50: pct(small, 50), p99: pct(small, 99), big: pct(big, 50) };
+  return { p50: pct(small, 50), p99: pct(small, 99), big, bigUnknown };
 }
 
 /** Peak RSS (VmHWM) of the process in the middle, for one 64 MiB round trip. */
 async function peakMemory(name) {
   const [cmd, args] = setups[name];
   const c = connect(cmd, args);
-  await c.request(callFrame(1, "z".repeat(64 * MiB)));
+  await c.request(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "write_file", arguments: { path: "/home/user/project/big.bin", content: "z".repeat(64 * MiB) } } }) + "\n");
   let hwm = NaN;
   try {
     const status = readFileSync(`/proc/${c.child.pid}/status`, "utf8");
@@ -111,7 +116,8 @@ const added = (x) => x.p50 - d.p50;
 const rows = [
   ["small call p50 (ms)", d.p50, b.p50, e.p50],
   ["small call p99 (ms)", d.p99, b.p99, e.p99],
-  ["4 MiB round trip p50 (ms)", d.big, b.big, e.big],
+  ["4 MiB round trip p50, write_file content (ms)", d.big, b.big, e.big],
+  ["4 MiB round trip p50, an unknown tool's string (ms)", d.bigUnknown, b.bigUnknown, e.bigUnknown],
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
 console.log(`effectgate bench — ${SMALL_CALLS} small calls, ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`);

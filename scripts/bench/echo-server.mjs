@@ -28,7 +28,7 @@ function handle(line) {
     reply(msg.id, { tools: [{ name: "echo", description: "echo", inputSchema: { type: "object" } }] });
   } else if (msg.method === "tools/call") {
     if (msg.params?.arguments?.stderr) process.stderr.write(`handled ${msg.id}\n`);
-    reply(msg.id, { content: [{ type: "text", text: msg.params?.arguments?.text ?? "" }] });
+    reply(msg.id, { content: [{ type: "text", text: msg.params?.arguments?.text ?? msg.params?.arguments?.content ?? "" }] });
   } else {
     reply(msg.id, {});
   }
