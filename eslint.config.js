@@ -11,7 +11,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.mjs", "tests/fixtures/**/*.mjs"],
+    files: ["*.mjs", "scripts/**/*.mjs", "tests/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", setTimeout: "readonly", setInterval: "readonly", clearTimeout: "readonly" } },
   },
 );

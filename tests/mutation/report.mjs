@@ -1,0 +1,77 @@
+// Score table and per-line survivor list from Stryker JSON reports (see tests/mutations.md).
+// usage: node tests/mutation/report.mjs out.md report.json [later.json ...]; later reports replace earlier files.
+import { readFileSync, writeFileSync } from "node:fs";
+import process from "node:process";
+import { URL } from "node:url";
+import console from "node:console";
+const [out, ...reports] = process.argv.slice(2);
+const files = {};
+for (const f of reports)
+  for (const [k, v] of Object.entries(JSON.parse(readFileSync(f, "utf8")).files))
+    files[k.replace(/^.*src\/core\//, "")] = v;
+const EQUIV = JSON.parse(readFileSync(new URL("./equivalent-mutants.json", import.meta.url), "utf8"));
+const folders = {};
+const lines = [];
+for (const [rel, f] of Object.entries(files).sort()) {
+  const folder = rel.includes("/") ? rel.split("/")[0] : "(top-level files)";
+  const c = (folders[folder] ??= { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 });
+  const t = (folders.TOTAL ??= { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 });
+  for (const m of f.mutants) {
+    c[m.status] = (c[m.status] ?? 0) + 1;
+    t[m.status] = (t[m.status] ?? 0) + 1;
+  }
+  const src = f.source.split("\n");
+  const und = f.mutants
+    .filter((m) => m.status === "Survived" || m.status === "NoCoverage")
+    .sort(
+      (a, b) =>
+        a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+    );
+  if (und.length === 0) continue;
+  lines.push(`\n### src/core/${rel} (${und.length})\n`);
+  const byLine = new Map();
+  for (const m of und) {
+    const L = m.location.start.line;
+    const why = EQUIV.find(
+      (e) =>
+        rel === e.file &&
+        e.lines.includes(L) &&
+        (!e.match || (m.replacement ?? m.mutatorName).includes(e.match)),
+    );
+    const rep = (m.replacement ?? m.mutatorName)
+      .slice(0, 24)
+      .replace(/`/g, "'")
+      .replace(/\n/g, " ")
+      .replace(/\|/g, "¦");
+    const key = `${L}\u0000${why ? why.why : ""}`;
+    if (!byLine.has(key)) byLine.set(key, { L, why, items: [] });
+    byLine.get(key).items.push(`${m.status === "NoCoverage" ? "nc " : ""}\`${rep}\``);
+  }
+  for (const { L, why, items } of byLine.values())
+    lines.push(
+      `- L${L} \`${src[L - 1].trim().slice(0, 48).replace(/`/g, "'")}\`: ${items.join(", ")}${why ? ` — **equivalent**: ${why.why}` : ""}`,
+    );
+}
+const pct = (c) => {
+  const d = c.Killed + c.Timeout,
+    u = c.Survived + c.NoCoverage;
+  return `${((100 * d) / Math.max(1, d + u)).toFixed(1)}%`;
+};
+const rows = Object.entries(folders)
+  .sort(([a], [b]) => (a === "TOTAL") - (b === "TOTAL") || a.localeCompare(b))
+  .map(
+    ([k, c]) =>
+      `| ${k === "TOTAL" ? "**total**" : k} | ${k === "TOTAL" ? `**${pct(c)}**` : pct(c)} | ${c.Killed} | ${c.Timeout} | ${c.Survived} | ${c.NoCoverage} | ${c.Ignored} |`,
+  );
+writeFileSync(
+  out,
+  [
+    "| folder | score | killed | timeout | survived | no coverage | static (not run) |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n") +
+    "\n@@APPENDIX@@\n" +
+    lines.join("\n") +
+    "\n",
+);
+console.log(rows.join("\n"));
