@@ -55,16 +55,33 @@ function connect(cmd, args) {
 }
 
 function callFrame(id, text) {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text } } }) + "\n";
+  return (
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text } },
+    }) + "\n"
+  );
 }
-
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function measure(name) {
   const [cmd, args] = setups[name];
   const c = connect(cmd, args);
-  await c.request(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }) + "\n");
+  await c.request(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "bench", version: "1" },
+      },
+    }) + "\n",
+  );
   c.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   const small = [];
   const smallText = "x".repeat(30); // the frame is about 100 bytes
@@ -82,9 +99,20 @@ async function measure(name) {
       await c.request(frame(100000 + i, bigText));
       times.push(performance.now() - t0);
     }
-    return pct(times.sort((a, b) => a - b), 50);
+    return pct(
+      times.sort((a, b) => a - b),
+      50,
+    );
   };
-  const big = await timeLarge((id, t) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write_file", arguments: { path: "/home/user/project/big.txt", content: t } } }) + "\n");
+  const big = await timeLarge(
+    (id, t) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "write_file", arguments: { path: "/home/user/project/big.txt", content: t } },
+      }) + "\n",
+  );
   const bigUnknown = await timeLarge(callFrame);
   await c.close();
   return { p50: pct(small, 50), p99: pct(small, 99), big, bigUnknown };
@@ -94,7 +122,17 @@ async function measure(name) {
 async function peakMemory(name) {
   const [cmd, args] = setups[name];
   const c = connect(cmd, args);
-  await c.request(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "write_file", arguments: { path: "/home/user/project/big.bin", content: "z".repeat(64 * MiB) } } }) + "\n");
+  await c.request(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "write_file",
+        arguments: { path: "/home/user/project/big.bin", content: "z".repeat(64 * MiB) },
+      },
+    }) + "\n",
+  );
   let hwm = NaN;
   try {
     const status = readFileSync(`/proc/${c.child.pid}/status`, "utf8");
@@ -111,7 +149,9 @@ for (const name of Object.keys(setups)) results[name] = await measure(name);
 const mem = {};
 for (const name of ["bare relay", "effectgate"]) mem[name] = await peakMemory(name);
 
-const d = results.direct, b = results["bare relay"], e = results.effectgate;
+const d = results.direct,
+  b = results["bare relay"],
+  e = results.effectgate;
 const added = (x) => x.p50 - d.p50;
 const rows = [
   ["small call p50 (ms)", d.p50, b.p50, e.p50],
@@ -120,14 +160,21 @@ const rows = [
   ["4 MiB round trip p50, an unknown tool's string (ms)", d.bigUnknown, b.bigUnknown, e.bigUnknown],
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
-console.log(`effectgate bench — ${SMALL_CALLS} small calls, ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`);
+console.log(
+  `effectgate bench — ${SMALL_CALLS} small calls, ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`,
+);
 console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
 console.log("|---|---|---|---|---|");
-for (const [label, x, y, z] of rows) console.log(`| ${label} | ${fmt(x)} | ${fmt(y)} | ${fmt(z)} | ${(z / y).toFixed(2)}× |`);
-console.log(`| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`);
+for (const [label, x, y, z] of rows)
+  console.log(`| ${label} | ${fmt(x)} | ${fmt(y)} | ${fmt(z)} | ${(z / y).toFixed(2)}× |`);
+console.log(
+  `| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`,
+);
 console.log(`| 4 MiB time vs bare relay | — | — | — | ${(e.big / b.big).toFixed(2)}× (target ≤ 1.2×) |`);
 const frame = 64 * MiB;
-console.log(`| peak RSS, one 64 MiB frame (MiB) | — | ${fmt(mem["bare relay"] / MiB)} | ${fmt(mem.effectgate / MiB)} | ${(mem.effectgate / frame).toFixed(2)}× frame (target < 4×) |`);
+console.log(
+  `| peak RSS, one 64 MiB frame (MiB) | — | ${fmt(mem["bare relay"] / MiB)} | ${fmt(mem.effectgate / MiB)} | ${(mem.effectgate / frame).toFixed(2)}× frame (target < 4×) |`,
+);
 
 const extras = await import(join(here, "bench", "extra-rows.mjs")).catch(() => undefined);
 if (extras) await extras.run({ root, env, home });

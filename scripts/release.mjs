@@ -25,7 +25,9 @@ const packed = JSON.parse(
   }),
 );
 const lines = packed.map((p) => {
-  const sha = createHash("sha256").update(readFileSync(join(outDir, p.filename))).digest("hex");
+  const sha = createHash("sha256")
+    .update(readFileSync(join(outDir, p.filename)))
+    .digest("hex");
   return `${sha}  ${p.filename}\n`;
 });
 const sums = lines.join("");
@@ -39,7 +41,9 @@ if (check) {
     // reported below as a mismatch
   }
   if (committed !== sums) {
-    process.stderr.write(`SHA256SUMS.txt does not match a fresh build.\n  committed: ${committed.trim() || "(missing)"}\n  built:     ${sums.trim()}\nRun npm run release and commit SHA256SUMS.txt.\n`);
+    process.stderr.write(
+      `SHA256SUMS.txt does not match a fresh build.\n  committed: ${committed.trim() || "(missing)"}\n  built:     ${sums.trim()}\nRun npm run release and commit SHA256SUMS.txt.\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`release: ${sums.trim()} (matches SHA256SUMS.txt)\n`);

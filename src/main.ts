@@ -5,7 +5,10 @@ import { CannotStartError, ConfigError, EXIT, UsageError } from "./core/errors.j
 /** Each subcommand module exports `run(args: string[]): Promise<number>`. */
 const SUBCOMMANDS: Record<string, { file: string; summary: string }> = {
   check: { file: "./commands/check.js", summary: "explain how one call would be judged" },
-  approve: { file: "./commands/approve.js", summary: "pin a server's tool descriptions in a lockfile (--diff to review)" },
+  approve: {
+    file: "./commands/approve.js",
+    summary: "pin a server's tool descriptions in a lockfile (--diff to review)",
+  },
   replay: { file: "./commands/replay.js", summary: "print a readable transcript of session logs" },
   eval: { file: "./commands/eval.js", summary: "measure attack recall and benign false positives" },
   install: { file: "./commands/install.js", summary: "wrap the MCP servers in client configs" },
@@ -40,7 +43,9 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   if (first === "version" || first === "--version") {
     const { VERSION } = await import("./version.js");
-    process.stdout.write(`effectgate ${VERSION} node ${process.version} ${process.platform}/${process.arch}\n`);
+    process.stdout.write(
+      `effectgate ${VERSION} node ${process.version} ${process.platform}/${process.arch}\n`,
+    );
     return EXIT.ok;
   }
   const sub = SUBCOMMANDS[first];
@@ -49,7 +54,9 @@ async function dispatch(argv: string[]): Promise<number> {
     return mod.run(argv.slice(1));
   }
   if (!first.startsWith("-")) {
-    throw new UsageError(`unknown command "${first}"; to relay a server put it after --: effectgate -- ${first} ...`);
+    throw new UsageError(
+      `unknown command "${first}"; to relay a server put it after --: effectgate -- ${first} ...`,
+    );
   }
   const relay = (await import(RELAY_MODULE)) as CommandModule;
   return relay.run(argv);

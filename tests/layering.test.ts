@@ -15,13 +15,16 @@ function tsFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const src = readFileSync(file, "utf8");
   const found: string[] = [];
-  for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+  for (const m of src.matchAll(
+    /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+  )) {
     found.push((m[1] ?? m[2]) as string);
   }
   return found;
 }
 
-const FORBIDDEN_IN_CORE = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|tls|dgram|worker_threads|process)$/;
+const FORBIDDEN_IN_CORE =
+  /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|tls|dgram|worker_threads|process)$/;
 const layerOf = (file: string) => relative(ROOT, file).split(/[\\/]/)[0] ?? "";
 
 // Which top-level folders each layer may import from.
@@ -45,9 +48,12 @@ describe("layering", () => {
     const offenders: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === "core")) {
       const src = readFileSync(file, "utf8");
-      for (const spec of importsOf(file)) if (FORBIDDEN_IN_CORE.test(spec)) offenders.push(`${file}: imports ${spec}`);
-      if (/process\.(env|cwd|platform|argv|stdout|stderr)/.test(src)) offenders.push(`${file}: touches process`);
-      if (/Date\.now\(\)|new Date\(\)|performance\.now\(\)/.test(src)) offenders.push(`${file}: reads the clock`);
+      for (const spec of importsOf(file))
+        if (FORBIDDEN_IN_CORE.test(spec)) offenders.push(`${file}: imports ${spec}`);
+      if (/process\.(env|cwd|platform|argv|stdout|stderr)/.test(src))
+        offenders.push(`${file}: touches process`);
+      if (/Date\.now\(\)|new Date\(\)|performance\.now\(\)/.test(src))
+        offenders.push(`${file}: reads the clock`);
     }
     expect(offenders).toEqual([]);
   });

@@ -23,12 +23,18 @@ function handle(line) {
   const msg = JSON.parse(line);
   if (msg.id === undefined) return;
   if (msg.method === "initialize") {
-    reply(msg.id, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "bench-echo", version: "1" } });
+    reply(msg.id, {
+      protocolVersion: "2025-11-25",
+      capabilities: { tools: {} },
+      serverInfo: { name: "bench-echo", version: "1" },
+    });
   } else if (msg.method === "tools/list") {
     reply(msg.id, { tools: [{ name: "echo", description: "echo", inputSchema: { type: "object" } }] });
   } else if (msg.method === "tools/call") {
     if (msg.params?.arguments?.stderr) process.stderr.write(`handled ${msg.id}\n`);
-    reply(msg.id, { content: [{ type: "text", text: msg.params?.arguments?.text ?? msg.params?.arguments?.content ?? "" }] });
+    reply(msg.id, {
+      content: [{ type: "text", text: msg.params?.arguments?.text ?? msg.params?.arguments?.content ?? "" }],
+    });
   } else {
     reply(msg.id, {});
   }

@@ -11,7 +11,9 @@ const SOAK_CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 100_000);
 export async function run({ root, env, home }) {
   const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
   const { decisionsPerSecond } = await import(dist("core/judge/bench.js"));
-  const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(dist("core/policy/bench-fixture.js"));
+  const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(
+    dist("core/policy/bench-fixture.js")
+  );
   const { loadPolicy } = await import(dist("core/policy/load.js"));
   const { readPolicy } = await import(dist("relay/policy-file.js"));
 
@@ -26,9 +28,15 @@ export async function run({ root, env, home }) {
 
   console.log("\n| decision cost | default policy | 1,000-pattern policy | ratio |");
   console.log("|---|---|---|---|");
-  console.log(`| µs per decision (realistic call mix; target < 20 µs) | ${us(byDefault)} | ${us(byLarge)} | ${(byDefault.perSecond / byLarge.perSecond).toFixed(2)}× |`);
-  console.log(`| decisions per second | ${Math.round(byDefault.perSecond)} | ${Math.round(byLarge.perSecond)} | |`);
-  console.log(`| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`);
+  console.log(
+    `| µs per decision (realistic call mix; target < 20 µs) | ${us(byDefault)} | ${us(byLarge)} | ${(byDefault.perSecond / byLarge.perSecond).toFixed(2)}× |`,
+  );
+  console.log(
+    `| decisions per second | ${Math.round(byDefault.perSecond)} | ${Math.round(byLarge.perSecond)} | |`,
+  );
+  console.log(
+    `| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`,
+  );
 
   await soak(root, env, home);
 }
@@ -42,7 +50,16 @@ async function soak(root, env, home) {
   const logDir = join(home, "soak-logs");
   const child = spawn(
     process.execPath,
-    [join(root, "dist", "main.js"), "--level", "enforce", "--log-dir", logDir, "--", process.execPath, join(root, "scripts", "bench", "echo-server.mjs")],
+    [
+      join(root, "dist", "main.js"),
+      "--level",
+      "enforce",
+      "--log-dir",
+      logDir,
+      "--",
+      process.execPath,
+      join(root, "scripts", "bench", "echo-server.mjs"),
+    ],
     { stdio: ["pipe", "pipe", "ignore"], env: { ...env, EFFECTGATE_HOME: join(home, "soak-home") } },
   );
   let parts = [];
@@ -63,7 +80,11 @@ async function soak(root, env, home) {
       waiters.push(resolve);
       child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...msg }) + "\n");
     });
-  await request({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "soak", version: "1" } } });
+  await request({
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "soak", version: "1" } },
+  });
   const calls = [
     { name: "write_file", arguments: { path: "/home/user/project/src/a.ts", content: "x", stderr: true } }, // allow
     { name: "write_file", arguments: { path: "~/.ssh/authorized_keys", content: "x" } }, // deny: refused
@@ -99,7 +120,11 @@ async function soak(root, env, home) {
   console.log("|---|---|");
   console.log(`| calls per second | ${Math.round(SOAK_CALLS / seconds)} |`);
   console.log(`| refused (expected ${Math.floor(SOAK_CALLS / 4)}) | ${refused} |`);
-  console.log(`| RSS after 1,000 calls → at the end (MiB) | ${(rssStart / MiB).toFixed(1)} → ${(rssEnd / MiB).toFixed(1)} |`);
-  console.log(`| frame records in the log / expected | ${frames} / ${expectedFrames}${frames === expectedFrames ? " (none lost)" : " (MISMATCH)"} |`);
+  console.log(
+    `| RSS after 1,000 calls → at the end (MiB) | ${(rssStart / MiB).toFixed(1)} → ${(rssEnd / MiB).toFixed(1)} |`,
+  );
+  console.log(
+    `| frame records in the log / expected | ${frames} / ${expectedFrames}${frames === expectedFrames ? " (none lost)" : " (MISMATCH)"} |`,
+  );
   console.log(`| log records in all | ${records} |`);
 }

@@ -54,6 +54,7 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+  if (typeof value === "string")
+    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
   return `${typeof value} ${String(value)}`;
 }

@@ -27,8 +27,7 @@ export interface HeldRequest {
 }
 
 export type GateAnswer =
-  | { action: "forward"; decision?: Decision }
-  | { action: "refuse"; text: string; decision?: Decision };
+  { action: "forward"; decision?: Decision } | { action: "refuse"; text: string; decision?: Decision };
 
 /** What the relay offers a gate while it judges. */
 export interface JudgeContext {

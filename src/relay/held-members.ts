@@ -49,7 +49,8 @@ export function judgedMember(c: Classified, problem: string | undefined): Member
  */
 export function ambiguousMember(c: Classified, method: string, problem: string): Member {
   const id = c.kind === "request" || c.kind === "invalid" ? c.id : undefined;
-  const params = c.kind === "request" || c.kind === "notification" || c.kind === "invalid" ? c.params : undefined;
+  const params =
+    c.kind === "request" || c.kind === "notification" || c.kind === "invalid" ? c.params : undefined;
   const held: HeldRequest = {
     method,
     id: isValidId(id) ? id : JSON.stringify(id ?? null),

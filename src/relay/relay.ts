@@ -296,8 +296,9 @@ class Session {
    */
   private sayExit(code: number | null, signal: NodeJS.Signals | null): void {
     const unanswered = this.o.gate?.observe ? this.correlator.size : null;
-    const left =
-      unanswered ? `; ${unanswered} call${unanswered === 1 ? " was" : "s were"} left unanswered` : "";
+    const left = unanswered
+      ? `; ${unanswered} call${unanswered === 1 ? " was" : "s were"} left unanswered`
+      : "";
     let line: string | null = null;
     if (signal !== null) {
       const ours = this.sentSignals.has(signal);

@@ -18,7 +18,11 @@ export interface SharedTaintStore {
   mark(event: TaintEvent, server: string | undefined): void;
 }
 
-export function fileTaintStore(dir: string, clientKey: string, now: () => number = Date.now): SharedTaintStore {
+export function fileTaintStore(
+  dir: string,
+  clientKey: string,
+  now: () => number = Date.now,
+): SharedTaintStore {
   const marker = join(dir, `${clientKey}.json`);
   let marked = false;
   return {
@@ -37,7 +41,10 @@ export function fileTaintStore(dir: string, clientKey: string, now: () => number
         ensurePrivateDir(dir);
         const fd = createPrivateFile(marker);
         try {
-          writeSync(fd, JSON.stringify({ ...event, server: server ?? null, at: new Date(now()).toISOString() }) + "\n");
+          writeSync(
+            fd,
+            JSON.stringify({ ...event, server: server ?? null, at: new Date(now()).toISOString() }) + "\n",
+          );
         } finally {
           closeSync(fd);
         }

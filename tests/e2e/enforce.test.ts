@@ -18,7 +18,10 @@ describe("default policy at enforce, black-box", () => {
     const c = relay("enforce", env);
     await c.initialize();
     const keys = join(home, ".ssh", "authorized_keys");
-    const refused = await c.call("call-1", "write_file", { path: keys, content: "ssh-ed25519 AAAA attacker" });
+    const refused = await c.call("call-1", "write_file", {
+      path: keys,
+      content: "ssh-ed25519 AAAA attacker",
+    });
     const note = join(home, "project", "notes.md");
     const allowed = await c.call(2, "write_file", { path: note, content: "hello" });
     expect(await c.close()).toBe(0);
@@ -29,7 +32,11 @@ describe("default policy at enforce, black-box", () => {
     expect(result.content[0]!.text).toContain("write_file");
     expect(result.content[0]!.text).toContain(keys);
     expect(existsSync(keys)).toBe(false);
-    expect(received(record).filter((m) => m.method === "tools/call").map((m) => m.id)).toEqual([2]);
+    expect(
+      received(record)
+        .filter((m) => m.method === "tools/call")
+        .map((m) => m.id),
+    ).toEqual([2]);
 
     expect(allowed.id).toBe(2);
     expect((allowed.result as { isError?: boolean }).isError).toBeUndefined();
@@ -89,7 +96,10 @@ describe("default policy at enforce, black-box", () => {
     });
     const client = new Client({ name: "e2e", version: "1" });
     await client.connect(transport);
-    const result = await client.callTool({ name: "write_file", arguments: { path: join(home, ".bashrc"), content: "evil" } });
+    const result = await client.callTool({
+      name: "write_file",
+      arguments: { path: join(home, ".bashrc"), content: "evil" },
+    });
     await client.close();
     expect(result.isError).toBe(true);
     expect(existsSync(join(home, ".bashrc"))).toBe(false);

@@ -20,7 +20,10 @@ function gate(action: "forward" | "refuse", seen: string[], label: string): Gate
 describe("chainGates", () => {
   it("returns the first refusal and does not ask later gates", async () => {
     const seen: string[] = [];
-    const answer = await chainGates([gate("refuse", seen, "pins"), gate("forward", seen, "policy")]).judge(held, ctx);
+    const answer = await chainGates([gate("refuse", seen, "pins"), gate("forward", seen, "policy")]).judge(
+      held,
+      ctx,
+    );
     expect(answer).toEqual({ action: "refuse", text: "pins" });
     expect(seen).toEqual(["judge pins"]);
   });
@@ -29,13 +32,19 @@ describe("chainGates", () => {
     const seen: string[] = [];
     const chain = chainGates([gate("forward", seen, "pins"), gate("forward", seen, "policy")]);
     expect((await chain.judge(held, ctx)).action).toBe("forward");
-    await chain.observe?.({ request: { method: "tools/call", id: 1, params: {} }, response: { result: {} } }, ctx);
+    await chain.observe?.(
+      { request: { method: "tools/call", id: 1, params: {} }, response: { result: {} } },
+      ctx,
+    );
     expect(seen).toEqual(["judge pins", "judge policy", "observe pins", "observe policy"]);
   });
 
   it("a refusal from the last gate still refuses", async () => {
     const seen: string[] = [];
-    const answer = await chainGates([gate("forward", seen, "pins"), gate("refuse", seen, "policy")]).judge(held, ctx);
+    const answer = await chainGates([gate("forward", seen, "pins"), gate("refuse", seen, "policy")]).judge(
+      held,
+      ctx,
+    );
     expect(answer.action).toBe("refuse");
   });
 });

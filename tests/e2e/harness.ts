@@ -11,13 +11,20 @@ export const RECORDING_SERVER = join(ROOT, "tests", "fixtures", "e2e", "recordin
 export function sandbox(): { home: string; env: NodeJS.ProcessEnv; record: string } {
   const home = mkdtempSync(join(tmpdir(), "effectgate-e2e-"));
   const record = join(home, "received.jsonl");
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, EFFECTGATE_HOME: join(home, ".effectgate"), RECORD_FILE: record };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    EFFECTGATE_HOME: join(home, ".effectgate"),
+    RECORD_FILE: record,
+  };
   delete env.EFFECTGATE_OFF;
   return { home, env, record };
 }
 
 /** What the recording server received: one parsed message per line. */
-export function received(record: string): Array<{ method?: string; id?: unknown; params?: { name?: string } }> {
+export function received(
+  record: string,
+): Array<{ method?: string; id?: unknown; params?: { name?: string } }> {
   if (!existsSync(record)) return [];
   return readFileSync(record, "utf8")
     .split("\n")
@@ -58,7 +65,9 @@ export class RawClient {
   next(): Promise<Record<string, unknown>> {
     const line = this.lines.shift();
     if (line !== undefined) return Promise.resolve(JSON.parse(line) as Record<string, unknown>);
-    return new Promise((resolve) => this.waiting.push((l) => resolve(JSON.parse(l) as Record<string, unknown>)));
+    return new Promise((resolve) =>
+      this.waiting.push((l) => resolve(JSON.parse(l) as Record<string, unknown>)),
+    );
   }
 
   async request(msg: { id: unknown } & Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -67,7 +76,11 @@ export class RawClient {
   }
 
   async initialize(): Promise<void> {
-    await this.request({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } });
+    await this.request({
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+    });
     this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 

@@ -8,8 +8,14 @@ import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
 describe("taint shared between the relays of one client", () => {
   it("a page fetched through one server makes an exec call through another a deny", async () => {
     const { env, home, record } = sandbox();
-    const web = new RawClient(["--level", "enforce", "--name", "web", "--", process.execPath, RECORDING_SERVER], { ...env, RECORD_FILE: join(home, "web.jsonl") });
-    const shell = new RawClient(["--level", "enforce", "--name", "shell", "--", process.execPath, RECORDING_SERVER], env);
+    const web = new RawClient(
+      ["--level", "enforce", "--name", "web", "--", process.execPath, RECORDING_SERVER],
+      { ...env, RECORD_FILE: join(home, "web.jsonl") },
+    );
+    const shell = new RawClient(
+      ["--level", "enforce", "--name", "shell", "--", process.execPath, RECORDING_SERVER],
+      env,
+    );
     await web.initialize();
     await shell.initialize();
     const before = await shell.call(1, "run_command", { command: "npm test" });
@@ -21,7 +27,11 @@ describe("taint shared between the relays of one client", () => {
     // Exec is a confirm while clean (relayed at enforce) and a deny once the client is tainted.
     expect((before.result as { isError?: boolean }).isError).toBeUndefined();
     expect((after.result as { isError?: boolean }).isError).toBe(true);
-    expect(received(record).filter((m) => m.method === "tools/call").map((m) => m.id)).toEqual([1]);
+    expect(
+      received(record)
+        .filter((m) => m.method === "tools/call")
+        .map((m) => m.id),
+    ).toEqual([1]);
   });
 
   it("does not cross to relays of another effectgate home", async () => {

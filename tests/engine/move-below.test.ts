@@ -23,7 +23,10 @@ describe("move_file: source and destination may be folders", () => {
     expect(d.rule).toBe("paths.deny **/.git/hooks/**");
     expect(d.reason).toContain("/home/user/project/repo/.git");
     expect(d.reason).toMatch(/folder that holds paths matched by paths\.deny \*\*\/\.git\/hooks\/\*\*/);
-    expect(d.effects[0]).toMatchObject({ at: "arguments.destination", canonical: "/home/user/project/repo/.git" });
+    expect(d.effects[0]).toMatchObject({
+      at: "arguments.destination",
+      canonical: "/home/user/project/repo/.git",
+    });
   });
 
   it("denies moving the home folder away (the source holds ~/.ssh)", () => {
@@ -45,7 +48,9 @@ describe("move_file: source and destination may be folders", () => {
       ["app", "app2"],
       ["repo/.git-old", "repo/git"],
     ])
-      expect(judge("move_file", { source, destination }).verdict, `${source} -> ${destination}`).toBe("allow");
+      expect(judge("move_file", { source, destination }).verdict, `${source} -> ${destination}`).toBe(
+        "allow",
+      );
   });
 
   it("a below match of confirm upgrades allow to confirm; tainted lists only when tainted", () => {
@@ -106,7 +111,12 @@ describe("which paths count as folders", () => {
 
   it("reads are never containers, even for a mover tool", () => {
     const isContainer = containerTest("move_file", {}, false);
-    const e = (operation: Effect["operation"], at: string): Effect => ({ operation, kind: "path", at, spelled: "x" });
+    const e = (operation: Effect["operation"], at: string): Effect => ({
+      operation,
+      kind: "path",
+      at,
+      spelled: "x",
+    });
     expect(isContainer(e("write", "arguments.source"))).toBe("place");
     expect(isContainer(e("write", "arguments.destination"))).toBe("place");
     expect(isContainer(e("write", "arguments.other"))).toBeUndefined();
@@ -141,14 +151,28 @@ describe("mover programs inside commands", () => {
   });
 
   it("cp -r into ~ is denied; rm -rf node_modules and cd ~ stay the exec verdict", () => {
-    expect(judge("shell_exec", { command: "cp -r dotfiles/. ~" })).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
-    expect(judge("shell_exec", { command: "rm -rf node_modules" })).toMatchObject({ verdict: "confirm", rule: "exec *exec*" });
-    expect(judge("shell_exec", { command: "rm -rf ~" })).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
-    expect(judge("shell_exec", { command: "cd ~ && ls" })).toMatchObject({ verdict: "confirm", rule: "exec *exec*" });
+    expect(judge("shell_exec", { command: "cp -r dotfiles/. ~" })).toMatchObject({
+      verdict: "deny",
+      rule: "paths.deny ~/.ssh/**",
+    });
+    expect(judge("shell_exec", { command: "rm -rf node_modules" })).toMatchObject({
+      verdict: "confirm",
+      rule: "exec *exec*",
+    });
+    expect(judge("shell_exec", { command: "rm -rf ~" })).toMatchObject({
+      verdict: "deny",
+      rule: "paths.deny ~/.ssh/**",
+    });
+    expect(judge("shell_exec", { command: "cd ~ && ls" })).toMatchObject({
+      verdict: "confirm",
+      rule: "exec *exec*",
+    });
     expect(judge("shell_exec", { command: "mv src lib" }).verdict).toBe("confirm");
   });
 
   it("an argv array", () => {
-    expect(judge("run_command", { command: ["mv", "a", "/x/repo/.git"] }).rule).toBe("paths.deny **/.git/hooks/**");
+    expect(judge("run_command", { command: ["mv", "a", "/x/repo/.git"] }).rule).toBe(
+      "paths.deny **/.git/hooks/**",
+    );
   });
 });

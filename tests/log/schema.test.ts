@@ -10,7 +10,6 @@ import { LogRecord } from "../../src/log/records.js";
 // it after changing records.ts, see "JSON Schema" in docs/log-format.md.
 const committed = join(import.meta.dirname, "..", "..", "docs", "log-record.schema.json");
 
-
 describe("log record JSON Schema", () => {
   it("matches the committed docs/log-record.schema.json", () => {
     const generated = JSON.parse(JSON.stringify(z.toJSONSchema(LogRecord))) as unknown;

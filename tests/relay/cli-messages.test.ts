@@ -13,10 +13,14 @@ function run(
   then: (child: ReturnType<typeof spawn>) => void,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, "--log-dir", logDir, "--", process.execPath, fixture("echo.mjs")], {
-      env: testEnv(),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [MAIN, "--log-dir", logDir, "--", process.execPath, fixture("echo.mjs")],
+      {
+        env: testEnv(),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     let answered = false;
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));

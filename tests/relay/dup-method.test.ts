@@ -11,7 +11,10 @@ import { fixture, startRelay, tempDir } from "./helpers.js";
 describe("methodSpellings", () => {
   it("lists every message-level method value, duplicates and escapes included", () => {
     expect(methodSpellings('{"method":"tools/call","id":1,"method":"ping"}')).toEqual(["tools/call", "ping"]);
-    expect(methodSpellings('{"m\\u0065thod" : "tools\\/call","method":"ping"}')).toEqual(["tools/call", "ping"]);
+    expect(methodSpellings('{"m\\u0065thod" : "tools\\/call","method":"ping"}')).toEqual([
+      "tools/call",
+      "ping",
+    ]);
     expect(methodSpellings('[{"method":"a"},{"method":"b","method":"c"}]')).toEqual(["a", "b", "c"]);
   });
 
@@ -27,7 +30,9 @@ describe("methodSpellings", () => {
   it("ambiguousJudgedMethod finds a judged spelling, or nothing", () => {
     expect(ambiguousJudgedMethod('{"method":"resources/read","method":"ping"}')).toBe("resources/read");
     expect(ambiguousJudgedMethod('{"method":"TOOLS/CALL","method":"ping"}')).toBe("tools/call");
-    expect(ambiguousJudgedMethod('{"method":"ping","method":"ping","params":{"a":"tools/call"}}')).toBeUndefined();
+    expect(
+      ambiguousJudgedMethod('{"method":"ping","method":"ping","params":{"a":"tools/call"}}'),
+    ).toBeUndefined();
   });
 });
 
@@ -72,7 +77,9 @@ describe("duplicate method keys through the relay", () => {
     const { h, gate, seen } = setup();
     h.send(`{"jsonrpc":"2.0","id":3,"method":"tools\\/call","method":"ping",${ARGS}}\n`);
     expect(JSON.parse(await h.next())).toMatchObject({ id: 3, result: { isError: true } });
-    h.send(`[{"jsonrpc":"2.0","id":4,"method":"prompts/get","method":"ping","params":{}},{"jsonrpc":"2.0","id":5,"method":"ping"}]\n`);
+    h.send(
+      `[{"jsonrpc":"2.0","id":4,"method":"prompts/get","method":"ping","params":{}},{"jsonrpc":"2.0","id":5,"method":"ping"}]\n`,
+    );
     const batch = JSON.parse(await h.next()) as Array<{ id: unknown }>;
     expect(batch.map((m) => m.id)).toEqual([4, 5]);
     h.end();

@@ -12,7 +12,10 @@ describe("stderr lines when the server goes away", () => {
     h.send('{"jsonrpc":"2.0","id":2,"method":"exit","params":{"code":3}}\n');
     const r = await h.result;
     expect(r.exitCode).toBe(3);
-    const lines = h.stderr().split("\n").filter((l) => l.startsWith("effectgate:"));
+    const lines = h
+      .stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("effectgate:"));
     expect(lines).toEqual(["effectgate: server exited with code 3; 1 call was left unanswered"]);
     expect(h.log.events("server-exit")).toEqual([
       expect.objectContaining({ code: 3, signal: null, unanswered: 1, said: lines[0]?.slice(12) }),

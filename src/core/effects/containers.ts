@@ -15,17 +15,7 @@ import { knownTool, nameWords } from "./tool-table.js";
 export type ContainerKind = "place" | "remove";
 
 /** Words in a tool's name that move, copy or unpack into what its paths name. */
-const MOVER_WORDS = new Set([
-  "move",
-  "mv",
-  "rename",
-  "ren",
-  "copy",
-  "cp",
-  "extract",
-  "unzip",
-  "unpack",
-]);
+const MOVER_WORDS = new Set(["move", "mv", "rename", "ren", "copy", "cp", "extract", "unzip", "unpack"]);
 
 /** Words in a tool's name that remove what its paths name. */
 const REMOVER_WORDS = new Set(["delete", "del", "remove", "rm", "rmdir", "trash"]);
@@ -74,7 +64,10 @@ export function moverOperands(command: string, programs: ReadonlySet<string> = M
       }
       if (!WRAPPERS.has(w.toLowerCase())) break;
     }
-    const program = (words[i] ?? "").toLowerCase().replace(/^.*[\\/]/, "").replace(/\.exe$/, "");
+    const program = (words[i] ?? "")
+      .toLowerCase()
+      .replace(/^.*[\\/]/, "")
+      .replace(/\.exe$/, "");
     if (programs.has(program)) out.push(...words.slice(i + 1));
   }
   return out;
@@ -103,7 +96,14 @@ export function containerTest(
   if (execClass || known?.exec === true) {
     const placed = operandsIn(args, known?.args, MOVER_PROGRAMS);
     const removed = operandsIn(args, known?.args, REMOVER_PROGRAMS);
-    return (e) => (!isWrite(e) ? undefined : placed.has(e.spelled) ? "place" : removed.has(e.spelled) ? "remove" : undefined);
+    return (e) =>
+      !isWrite(e)
+        ? undefined
+        : placed.has(e.spelled)
+          ? "place"
+          : removed.has(e.spelled)
+            ? "remove"
+            : undefined;
   }
   if (known !== undefined) {
     const names = known.containers ?? [];

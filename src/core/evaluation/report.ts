@@ -24,7 +24,12 @@ export function formatRecall(r: RecallReport, policy: string): string[] {
   out.push("  by category:");
   const width = Math.max(8, ...Object.keys(r.perCategory).map((c) => c.length));
   for (const [c, row] of Object.entries(r.perCategory)) {
-    out.push(`    ${esc(c).padEnd(width)}  ${levels.map((l) => `${l} ${ratioText(row[l])}`.padEnd(24)).join(" ").trimEnd()}`);
+    out.push(
+      `    ${esc(c).padEnd(width)}  ${levels
+        .map((l) => `${l} ${ratioText(row[l])}`.padEnd(24))
+        .join(" ")
+        .trimEnd()}`,
+    );
   }
   if (r.missed.length > 0) {
     out.push("  missed:");

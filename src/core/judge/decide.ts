@@ -99,7 +99,8 @@ const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
  * as a match of its list for this effect, when that list is stricter than what the path earned.
  */
 function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: ContainerKind): JudgedEffect {
-  if (item.unjudgeable !== undefined || item.lexical === undefined || item.resolved === undefined) return item;
+  if (item.unjudgeable !== undefined || item.lexical === undefined || item.resolved === undefined)
+    return item;
   const lists: Array<[PathList, Verdict]> = [
     ["deny", "deny"],
     ["confirm", "confirm"],

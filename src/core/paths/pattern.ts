@@ -157,7 +157,8 @@ function belowNames(
     if (!fixed.slice(0, j).some(Boolean)) continue;
     const at = segs.length - j;
     let ok = true;
-    for (let i = 0; i < j && ok; i++) ok = segmentMatches(matchers[i] as SegmentMatcher, segs[at + i] as string);
+    for (let i = 0; i < j && ok; i++)
+      ok = segmentMatches(matchers[i] as SegmentMatcher, segs[at + i] as string);
     if (ok) return true;
   }
   return false;
