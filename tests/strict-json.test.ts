@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseStrictJson } from "../src/core/strict-json.js";
+import { closingQuote, parseStrictJson } from "../src/core/strict-json.js";
 import { canonicalHash, canonicalJson } from "../src/core/jcs.js";
 
 describe("parseStrictJson", () => {
@@ -56,5 +56,17 @@ describe("canonicalJson (RFC 8785)", () => {
         expect(canonicalHash(reversed)).toBe(canonicalHash(obj));
       }),
     );
+  });
+});
+
+describe("closingQuote", () => {
+  it("finds the closing quote past escaped quotes and backslashes", () => {
+    const text = '"a\\"b\\\\" rest';
+    expect(closingQuote(text, 0)).toBe(7);
+  });
+
+  it("moves forward on a string that is never closed", () => {
+    expect(closingQuote('"abc', 0)).toBe(3);
+    expect(closingQuote('"ab\\"', 0)).toBe(4);
   });
 });

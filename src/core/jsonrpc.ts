@@ -4,6 +4,7 @@
  */
 import { JUDGED_METHODS } from "./gate.js";
 import type { JsonRpcId } from "./types.js";
+import { closingQuote } from "./strict-json.js";
 
 export type Message = Record<string, unknown>;
 
@@ -162,17 +163,6 @@ export function methodSpellings(text: string): Array<string | undefined> {
     i++;
   }
   return out;
-}
-
-/** Index of the closing quote of the JSON string that opens at `start`. */
-function closingQuote(text: string, start: number): number {
-  let j = text.indexOf('"', start + 1);
-  for (;;) {
-    let backslashes = 0;
-    for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
-    if (backslashes % 2 === 0) return j;
-    j = text.indexOf('"', j + 1);
-  }
 }
 
 /**

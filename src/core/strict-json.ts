@@ -33,7 +33,7 @@ function findStructuralProblem(text: string, maxDepth: number): string | undefin
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      const end = stringEnd(text, i);
+      const end = closingQuote(text, i);
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {
         const raw = text.slice(i + 1, end);
@@ -61,10 +61,14 @@ function findStructuralProblem(text: string, maxDepth: number): string | undefin
   return undefined;
 }
 
-/** Index of the closing quote of the string opening at `start`. */
-function stringEnd(text: string, start: number): number {
+/**
+ * Index of the closing quote of the JSON string opening at `start`; the text's last index when
+ * the string is never closed, so a scanner over damaged text still moves forward.
+ */
+export function closingQuote(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);
   for (;;) {
+    if (j === -1) return text.length - 1;
     // A quote preceded by an odd number of backslashes is escaped.
     let backslashes = 0;
     for (let k = j - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
