@@ -8,13 +8,10 @@ import { accessSync, constants, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { resolveCommand } from "../core/command-resolve.js";
 import { CannotStartError } from "../core/errors.js";
+import { currentPlatform } from "../platform/profile.js";
 import type { Platform } from "../core/types.js";
 
 export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable>;
-
-export function currentPlatform(): Platform {
-  return process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux";
-}
 
 /** Reads a variable the way the platform does (case-insensitively on Windows). */
 export function envValue(env: NodeJS.ProcessEnv, name: string, platform: Platform): string | undefined {
