@@ -89,7 +89,7 @@ for (const [label, name, args] of steps) {
   const text = (result.content?.[0]?.text ?? "").split("\n")[0];
   const mark = result.isError ? "REFUSED" : "allowed";
   console.log(`${mark.padEnd(8)} ${label.padEnd(36)} ${name}`);
-  if (result.isError) console.log(`         ${text.slice(0, 160)}`);
+  if (result.isError) console.log(`         ${text}`);
 }
 await client.close();
 
