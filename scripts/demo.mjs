@@ -93,11 +93,12 @@ for (const [label, name, args] of steps) {
 }
 await client.close();
 
+const hookWritten = existsSync(join(project, ".git", "hooks", "pre-commit"));
 console.log(`\nwhat reached the disk:`);
 console.log(`  notes.md written:         ${existsSync(join(project, "notes.md"))}`);
-console.log(
-  `  .git/hooks/pre-commit:    ${existsSync(join(project, ".git", "hooks", "pre-commit")) ? "WRITTEN" : "not written"}`,
-);
+console.log(`  .git/hooks/pre-commit:    ${hookWritten ? "WRITTEN" : "not written"}`);
+// CI runs the demo too: a hook on disk means the gate failed at its main job.
+if (hookWritten || !existsSync(join(project, "notes.md"))) process.exitCode = 1;
 if (stderrLines.length)
   console.log(`\neffectgate said on stderr:\n${stderrLines.map((l) => "  " + l).join("\n")}`);
 
