@@ -1,26 +1,17 @@
 // Text that came from a server or a model is data, not terminal instructions. Before such text
 // reaches a terminal every character that could move the cursor, recolour the screen, retitle the
 // window or reorder what the reader sees is replaced by a visible escape.
+import { charEscape, UNSAFE_CHAR_CLASS } from "../terminal-text.js";
 
-/**
- * Characters shown as escapes: C0 controls (including ESC, CR, LF, TAB, since a transcript line
- * must stay one line), DEL, C1 controls, bidi embeddings/overrides/isolates and marks, zero-width
- * characters, the line and paragraph separators, the BOM, and lone surrogates.
- */
-const UNSAFE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function escapeChar(ch: string): string {
-  const code = ch.charCodeAt(0);
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
-}
+/** The unsafe characters (terminal-text.ts), plus lone surrogates: a transcript must stay valid text. */
+const UNSAFE = new RegExp(
+  `[${UNSAFE_CHAR_CLASS}]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
+  "g",
+);
 
 /** `s` with every unsafe character written as `\xNN` (up to U+00FF) or `\uNNNN`. */
 export function escapeForTerminal(s: string): string {
-  return s.replace(UNSAFE, escapeChar);
+  return s.replace(UNSAFE, charEscape);
 }
 
 /**
