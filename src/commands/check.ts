@@ -147,6 +147,9 @@ export async function run(args: string[]): Promise<number> {
   out.push(
     `policy ${policy.source} (sha256 ${policy.sha256.slice(0, 12)}), platform ${platform}, home ${profile.home}, cwd ${profile.cwd}, tainted ${decision.tainted ? "yes" : "no"}`,
   );
+  // Patterns whose anchor names a variable this machine does not set match nothing here; a
+  // policy shared across platforms should be checked for them (docs/policy.md).
+  for (const p of policy.inert) out.push(`inert on ${platform}: paths.${p.list} ${p.text} (${p.why})`);
   out.push(items.length === 0 ? "effects: none" : "effects:");
   for (const item of items) out.push(describeEffect(item));
   out.push(`verdict: ${decision.verdict}${decision.unjudgeable !== undefined ? " (cannot be judged)" : ""}`);
