@@ -79,13 +79,10 @@ export function withSharedTaint(
   judge: SessionJudgeApi & { taint(): void },
   store: SharedTaintStore,
   server: string | undefined,
-  onShared: (why: string) => void = () => {},
 ): SessionJudgeApi & { taint(): void } {
+  // Adopted taint shows in each decision's `tainted` and reason; it needs no event of its own.
   const adopt = () => {
-    if (!judge.tainted && store.isTainted()) {
-      judge.taint();
-      onShared("another server of this client took in untrusted content");
-    }
+    if (!judge.tainted && store.isTainted()) judge.taint();
   };
   return {
     get tainted() {
