@@ -1,6 +1,6 @@
 // Score table and per-line survivor list from Stryker JSON reports (see tests/mutations.md).
 // usage: node tests/mutation/report.mjs out.md report.json [later.json ...]; later reports replace earlier files.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { URL } from "node:url";
 import console from "node:console";
@@ -9,7 +9,11 @@ const files = {};
 for (const f of reports)
   for (const [k, v] of Object.entries(JSON.parse(readFileSync(f, "utf8")).files))
     files[k.replace(/^.*src\/core\//, "")] = v;
-const EQUIV = JSON.parse(readFileSync(new URL("./equivalent-mutants.json", import.meta.url), "utf8"));
+// One file per src/core folder (tests/mutation/equivalent/<folder>.json) so areas can be worked apart.
+const equivDir = new URL("./equivalent/", import.meta.url);
+const EQUIV = readdirSync(equivDir)
+  .filter((f) => f.endsWith(".json"))
+  .flatMap((f) => JSON.parse(readFileSync(new URL(f, equivDir), "utf8")));
 const folders = {};
 const lines = [];
 for (const [rel, f] of Object.entries(files).sort()) {
