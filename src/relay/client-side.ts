@@ -3,6 +3,9 @@
  * request that the gate refuses; then the client gets a refusal with the same id and the server
  * never sees it. While a call is being judged, later frames wait behind it (order is kept);
  * only answers to effectgate's own asks skip the queue, since the judgement may be waiting on them.
+ *
+ * With a record-only gate (observe) or none (off) the bytes have already gone on when a frame
+ * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.js";
 import {
@@ -52,6 +55,10 @@ export interface ClientSideDeps {
   flow: Flow;
   announce: (line: string) => void;
   onError: (err: unknown) => void;
+  /** The relay wrote the frame's bytes to the server as they arrived; only record and judge. */
+  passThrough: boolean;
+  /** In pass-through both directions share one lane, so records keep the order frames crossed. */
+  lane?: Lane;
 }
 
 export class ClientSide {
@@ -60,13 +67,13 @@ export class ClientSide {
   private queueHeld = false;
 
   constructor(private readonly d: ClientSideDeps) {
-    this.lane = new Lane(d.onError);
+    this.lane = d.lane ?? new Lane(d.onError);
   }
 
   onFrame(frame: Frame): void {
     const d = this.d;
     d.stats.c2sFrames++;
-    if (d.asker.mayAnswer(frame.bytes)) {
+    if (!d.passThrough && d.asker.mayAnswer(frame.bytes)) {
       const parsed = parseStrictJson(frame.bytes.toString("utf8"));
       if (parsed.ok && d.asker.consume(parsed.value)) {
         d.log.frame("c2s", frame.bytes, frame.eol, false);
@@ -213,6 +220,11 @@ export class ClientSide {
       else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
       return this.forward(frame);
     }
+    if (d.passThrough) {
+      // The gate said it only records, so the bytes went on before judging. Say so loudly.
+      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.held.method} after it was sent`));
+      return;
+    }
     const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
     const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
     for (const m of judged)
@@ -255,7 +267,7 @@ export class ClientSide {
   private context(held: HeldRequest): JudgeContext {
     const d = this.d;
     const ctx: JudgeContext = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
-    if (d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
+    if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
       ctx.ask = (message) => {
         this.releaseQueueHold(); // the answer must be able to arrive
         return d.asker.ask(message);
@@ -284,6 +296,6 @@ export class ClientSide {
 
   private forward(frame: Frame): void {
     this.d.stats.forwarded++;
-    this.d.toServer.write(frame.raw);
+    if (!this.d.passThrough) this.d.toServer.write(frame.raw);
   }
 }

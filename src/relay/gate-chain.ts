@@ -12,6 +12,7 @@ import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } fr
 export function chainGates(gates: readonly Gate[]): Gate {
   if (gates.length === 1 && gates[0]) return gates[0];
   const chained: Gate = {
+    recordsOnly: gates.every((g) => g.recordsOnly === true),
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       let last: GateAnswer = { action: "forward" };
       for (const gate of gates) {

@@ -72,6 +72,7 @@ export function createPinGate(opts: PinGateOptions): Gate {
   };
 
   return {
+    recordsOnly: opts.level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       sayStartNotes(ctx);
       if (req.method !== "tools/call") return { action: "forward" };

@@ -59,6 +59,7 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
   });
 
   return {
+    recordsOnly: level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);

@@ -6,6 +6,10 @@
  * Lifecycle: client EOF → end the server's stdin → GRACE_AFTER_EOF_MS → SIGTERM →
  * GRACE_AFTER_TERM_MS → SIGKILL. A signal to us is passed on, followed by the same SIGKILL
  * deadline. When the server exits: flush what it wrote, close our output, write the exit record.
+ *
+ * Pass-through: when nothing can be refused (a record-only gate at observe, or checks off), each
+ * chunk goes on the moment it arrives, like a bare pipe, and the frames are logged, judged and
+ * observed right after, in one lane for both directions (docs/decisions/0044-observe-passes-bytes-first.md).
  */
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
@@ -17,6 +21,7 @@ import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Correlator } from "./correlate.js";
 import { Flow, Outbound } from "./flow.js";
 import { SessionFacts } from "./handshake.js";
+import { Lane } from "./lane.js";
 import { ServerSide } from "./server-side.js";
 import { serverEnv, spawnServer, type ServerProcess } from "./spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
@@ -56,6 +61,9 @@ export interface RelayResult {
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** In pass-through, frames waiting to be recorded before both sources are paused. */
+const MAX_UNRECORDED_FRAMES = 256;
+
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
   const { env, removed } = serverEnv(o.env, o.envDeny);
   if (removed.length > 0) o.log.event("env-deny", { removed });
@@ -80,6 +88,14 @@ class Session {
   private readonly toClient: Outbound;
   private readonly asker: Asker;
   private readonly correlator: Correlator;
+  private readonly passThrough: boolean;
+  private readonly clientIn: Flow;
+  private readonly serverOut: Flow;
+  /** Pass-through only: splitter of the server's output, to find frame boundaries. */
+  private readonly s2c: LineSplitter;
+  /** Lines effectgate made up that wait for the server's current frame to end (pass-through). */
+  private ownLines: Buffer[] = [];
+  private backlogHeld = false;
   /** Set once effectgate itself starts stopping the server (client gone, signal, oversize line). */
   private stopping = false;
   /** Signals effectgate sent the server, so an exit by one of them is not reported as a crash. */
@@ -98,6 +114,11 @@ class Session {
     const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
     const clientIn = new Flow(o.input);
     const serverOut = new Flow(child.stdout);
+    this.clientIn = clientIn;
+    this.serverOut = serverOut;
+    this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
+    this.s2c = new LineSplitter(this.maxFrameBytes);
+    this.passThrough = o.gate === undefined || o.gate.recordsOnly === true;
     this.toServer = new Outbound(child.stdin, clientIn, (err) => {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });
@@ -109,19 +130,21 @@ class Session {
       this.stats.originated++;
       const bytes = Buffer.from(`${line}\n`);
       log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false);
-      this.toClient.write(bytes);
+      // Never in the middle of a server frame that is already half-way to the client.
+      if (this.passThrough && this.s2c.buffered > 0) this.ownLines.push(bytes);
+      else this.toClient.write(bytes);
     };
     this.asker = new Asker(toClientLine, record);
     const announce = (line: string): void => {
       o.errorOutput.write(`effectgate: ${line}\n`);
     };
     this.announce = announce;
-    this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
     const onError = (err: unknown): void => {
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
       log.event("relay-error", { error: message });
       announce(`internal error: ${message.split("\n")[0] ?? ""}`);
     };
+    const shared = this.passThrough ? new Lane(onError) : undefined;
     this.clientSide = new ClientSide({
       gate: o.gate,
       log,
@@ -134,6 +157,8 @@ class Session {
       flow: clientIn,
       announce,
       onError,
+      passThrough: this.passThrough,
+      ...(shared ? { lane: shared } : {}),
     });
     this.serverSide = new ServerSide({
       gate: o.gate,
@@ -145,17 +170,22 @@ class Session {
       announce,
       onError,
       onBusy: (busy) => (busy ? serverOut.hold() : serverOut.release()),
+      passThrough: this.passThrough,
+      ...(shared ? { lane: shared } : {}),
     });
   }
 
   start(): void {
     const { o, child } = this;
     const c2s = new LineSplitter(this.maxFrameBytes);
-    const s2c = new LineSplitter(this.maxFrameBytes);
+    const s2c = this.s2c;
+    const pass = this.passThrough;
     const toClientSide = (f: Frame): void => this.clientSide.onFrame(f);
     const toServerSide = (f: Frame): void => this.serverSide.onFrame(f);
     o.input.on("data", (chunk: Buffer) => {
+      if (pass && !c2s.overflow) this.toServer.write(chunk);
       if (!c2s.push(chunk, toClientSide)) this.tooLarge("client");
+      if (pass) this.holdIfBacklogged();
     });
     const ended = (): void => {
       if (this.clientDone) return;
@@ -166,14 +196,46 @@ class Session {
     o.input.once("close", ended);
     o.input.once("error", ended);
     child.stdout.on("data", (chunk: Buffer) => {
+      if (pass && !s2c.overflow) this.toClient.write(chunk);
       if (!s2c.push(chunk, toServerSide)) this.tooLarge("server");
+      if (pass) {
+        this.flushOwnLines();
+        this.holdIfBacklogged();
+      }
     });
-    child.stdout.once("end", () => s2c.end(toServerSide));
+    child.stdout.once("end", () => {
+      s2c.end(toServerSide);
+      this.flushOwnLines();
+    });
     this.relayStderr();
     child.on("error", (err) => o.log.event("server-error", { error: err.message }));
     child.once("exit", (code, signal) => void this.serverExited(code, signal));
     process.once("exit", this.killOnExit);
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
+  }
+
+  /**
+   * Pass-through: when judging and logging fall behind (a slow disk, an async hook), stop reading
+   * from both sides until they catch up, so memory stays bounded.
+   */
+  private holdIfBacklogged(): void {
+    const lane = this.clientSide.lane;
+    if (this.backlogHeld || lane.queued <= MAX_UNRECORDED_FRAMES) return;
+    this.backlogHeld = true;
+    this.clientIn.hold();
+    this.serverOut.hold();
+    void lane.whenIdle().then(() => {
+      this.backlogHeld = false;
+      this.clientIn.release();
+      this.serverOut.release();
+    });
+  }
+
+  private flushOwnLines(): void {
+    if (this.ownLines.length === 0 || this.s2c.buffered > 0) return;
+    const lines = this.ownLines;
+    this.ownLines = [];
+    for (const line of lines) this.toClient.write(line);
   }
 
   /** The server's stderr goes to ours line by line (never torn mid-line) and into the log. */

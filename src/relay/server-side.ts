@@ -3,6 +3,10 @@
  * messages, or the frame may answer a request we track (a cheap scan for `"id"` first). Each
  * correlated response is shown to the gate before its bytes go on, so taint and pins are up to
  * date before the client can send its next call. Bytes are always the original ones.
+ *
+ * In pass-through (a record-only gate, or none) the bytes went on as they arrived; the same steps
+ * run after, in a lane shared with the client side so that a response is observed before any
+ * call the client sent after reading it is judged.
  */
 import type { Gate, JudgeContext } from "../core/gate.js";
 import { classify, type Classified } from "../core/jsonrpc.js";
@@ -26,6 +30,9 @@ export interface ServerSideDeps {
   onError: (err: unknown) => void;
   /** Told when the lane starts/stops waiting on the gate, to pause the server's stdout. */
   onBusy: (busy: boolean) => void;
+  /** The relay already wrote the bytes to the client; only record and observe. */
+  passThrough: boolean;
+  lane?: Lane;
 }
 
 export class ServerSide {
@@ -34,7 +41,7 @@ export class ServerSide {
   private observeFailures = 0;
 
   constructor(private readonly d: ServerSideDeps) {
-    this.lane = new Lane(d.onError, d.onBusy);
+    this.lane = d.lane ?? new Lane(d.onError, d.onBusy);
     this.ctx = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
   }
 
@@ -43,13 +50,17 @@ export class ServerSide {
     this.lane.run(() => this.handle(frame));
   }
 
+  private send(frame: Frame): void {
+    if (!this.d.passThrough) this.d.toClient.write(frame.raw);
+  }
+
   private handle(frame: Frame): void | Promise<void> {
     const d = this.d;
     const wanted =
       d.gate?.observeServerMessage !== undefined || (d.correlator.size > 0 && frame.bytes.includes(ID_KEY));
     if (!wanted) {
       d.log.frame("s2c", frame.bytes, frame.eol, looksNonJson(frame.bytes));
-      d.toClient.write(frame.raw);
+      this.send(frame);
       return;
     }
     let value: unknown;
@@ -57,17 +68,17 @@ export class ServerSide {
       value = JSON.parse(frame.bytes.toString("utf8"));
     } catch {
       d.log.frame("s2c", frame.bytes, frame.eol, true);
-      d.toClient.write(frame.raw);
+      this.send(frame);
       return;
     }
     d.log.frame("s2c", frame.bytes, frame.eol, false);
     const work: Promise<void>[] = [];
     this.visit(classify(value), work);
     if (work.length === 0) {
-      d.toClient.write(frame.raw);
+      this.send(frame);
       return;
     }
-    return Promise.all(work).then(() => d.toClient.write(frame.raw));
+    return Promise.all(work).then(() => this.send(frame));
   }
 
   private visit(c: Classified, work: Promise<void>[]): void {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CannotStartError } from "../../src/core/errors.js";
 import { fixture, isAlive, startRelay, tempDir, testEnv } from "./helpers.js";
+import { DoubleGate } from "./gate-double.js";
 
 describe("relay with fixture servers", () => {
   it("relays frames unchanged both ways, including CRLF, non-JSON and a last line without newline", async () => {
@@ -62,7 +63,11 @@ describe("relay with fixture servers", () => {
   });
 
   it("stops a server whose line exceeds the size limit, loudly, leaving no process", async () => {
-    const h = startRelay(["node", fixture("big-frame.mjs"), "3"], { maxFrameBytes: 1024 * 1024 });
+    // A gate that may refuse makes the relay hold whole frames: none of the line gets out.
+    const h = startRelay(["node", fixture("big-frame.mjs"), "3"], {
+      maxFrameBytes: 1024 * 1024,
+      gate: new DoubleGate(),
+    });
     h.send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}\n');
     const r = await h.result;
     expect(r.signal).toBe("SIGTERM");
@@ -70,6 +75,22 @@ describe("relay with fixture servers", () => {
     expect(h.received).toEqual([]);
     expect(h.log.events("frame-too-large")).toEqual([{ from: "server", limitBytes: 1024 * 1024 }]);
     expect(h.stderr()).toMatch(/the server sent a line longer than 1048576 bytes/);
+    expect(isAlive(await h.pid)).toBe(false);
+  });
+
+  it("in pass-through, an oversize line is cut where the limit was found, never completed", async () => {
+    // No gate: bytes go on as they arrive, so the client may see the head of the line, but the
+    // server is stopped and no complete frame ever reaches the client.
+    const h = startRelay(["node", fixture("big-frame.mjs"), "3"], { maxFrameBytes: 1024 * 1024 });
+    h.send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}\n');
+    const r = await h.result;
+    expect(r.signal).toBe("SIGTERM");
+    expect(h.received.length).toBeLessThanOrEqual(1);
+    const head = h.received[0] ?? "";
+    expect(head.startsWith('{"jsonrpc":"2.0","id":1,"result"') || head === "").toBe(true);
+    expect(head.endsWith("}")).toBe(false);
+    expect(head.length).toBeLessThan(3 * 1024 * 1024);
+    expect(h.log.events("frame-too-large")).toEqual([{ from: "server", limitBytes: 1024 * 1024 }]);
     expect(isAlive(await h.pid)).toBe(false);
   });
 
