@@ -5,7 +5,11 @@
  * newline arrives, so a frame of N bytes costs O(N) however finely it was chunked (a string +=
  * or repeated Buffer.concat would be quadratic). A frame that arrives inside one chunk is a
  * zero-copy view of that chunk.
+ *
+ * With `bigAfter` set and a `emitBig` callback given, a line that grows past `bigAfter` bytes is
+ * no longer kept as bytes: it is decoded as it arrives (see big-line.ts) and emitted as a BigFrame.
  */
+import { BigLine, type BigFrame } from "./big-line.js";
 
 export type Eol = "\n" | "\r\n" | "";
 
@@ -31,8 +35,13 @@ export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private overflowed = false;
+  /** The line being decoded as text, once it grew past `bigAfter`. */
+  private big: BigLine | null = null;
 
-  constructor(private readonly maxFrameBytes = MAX_FRAME_BYTES) {}
+  constructor(
+    private readonly maxFrameBytes = MAX_FRAME_BYTES,
+    private readonly bigLines?: { after: number; headBytes: number },
+  ) {}
 
   /** True once a line grew past the limit; nothing more is emitted after that. */
   get overflow(): boolean {
@@ -48,12 +57,21 @@ export class LineSplitter {
    * Feeds one chunk; calls `emit` for every frame it completes, in order. Returns false when an
    * unfinished line has grown past the limit (the held bytes are dropped; see `overflow`).
    */
-  push(chunk: Buffer, emit: (frame: Frame) => void): boolean {
+  push(chunk: Buffer, emit: (frame: Frame) => void, emitBig?: (frame: BigFrame) => void): boolean {
     if (this.overflowed) return false;
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(LF, start);
       if (nl === -1) break;
+      if (this.big !== null && emitBig) {
+        this.big.add(chunk.subarray(start, nl));
+        const done = this.big.finish(false);
+        this.big = null;
+        this.pendingBytes = 0;
+        emitBig(done);
+        start = nl + 1;
+        continue;
+      }
       let line: Buffer;
       if (this.pending.length === 0) {
         line = chunk.subarray(start, nl + 1);
@@ -68,13 +86,20 @@ export class LineSplitter {
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
-      this.pending.push(rest);
+      if (this.big !== null) this.big.add(rest);
+      else this.pending.push(rest);
       this.pendingBytes += rest.length;
       if (this.pendingBytes > this.maxFrameBytes) {
         this.overflowed = true;
         this.pending = [];
         this.pendingBytes = 0;
+        this.big = null;
         return false;
+      }
+      if (this.big === null && emitBig && this.bigLines && this.pendingBytes > this.bigLines.after) {
+        this.big = new BigLine(this.bigLines.headBytes);
+        for (const piece of this.pending) this.big.add(piece);
+        this.pending = [];
       }
     }
     return true;
@@ -84,7 +109,14 @@ export class LineSplitter {
    * End of stream: a last frame without a newline is still a frame (eol ""). Nothing is
    * emitted when the stream ended exactly after a newline.
    */
-  end(emit: (frame: Frame) => void): void {
+  end(emit: (frame: Frame) => void, emitBig?: (frame: BigFrame) => void): void {
+    if (this.big !== null && emitBig) {
+      const done = this.big.finish(true);
+      this.big = null;
+      this.pendingBytes = 0;
+      emitBig(done);
+      return;
+    }
     if (this.overflowed || this.pending.length === 0) return;
     const line =
       this.pending.length === 1

@@ -9,10 +9,15 @@ export type StrictParse = { ok: true; value: unknown } | { ok: false; error: str
 
 export const DEFAULT_MAX_DEPTH = 64;
 
-export function parseStrictJson(text: string, maxDepth = DEFAULT_MAX_DEPTH): StrictParse {
+export function parseStrictJson(
+  text: string,
+  maxDepth = DEFAULT_MAX_DEPTH,
+  /** JSON.parse, or a drop-in for it (the relay's long-string parser). */
+  parse: (text: string) => unknown = JSON.parse,
+): StrictParse {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parse(text);
   } catch (err) {
     return { ok: false, error: `not valid JSON (${(err as Error).message})` };
   }

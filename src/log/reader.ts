@@ -23,7 +23,7 @@ export function parseLogText(text: string): ReadLine[] {
     if (src.trim() === "") return;
     let value: unknown;
     try {
-      value = JSON.parse(src);
+      value = recordFromLine(src);
     } catch (err) {
       out.push({ line, error: `not valid JSON (torn or foreign line): ${(err as Error).message}` });
       return;
@@ -38,6 +38,23 @@ export function parseLogText(text: string): ReadLine[] {
     }
   });
   return out;
+}
+
+const RAW_KEY = ',"json":';
+
+/**
+ * One log line as a record object. A frame kept as raw JSON (`json`, always the last member) is
+ * given back with `text` holding its exact bytes, sliced from the line, so readers see every frame
+ * the same way and duplicate keys survive (parsing would keep only the last). Throws on bad JSON.
+ */
+export function recordFromLine(src: string): unknown {
+  const value: unknown = JSON.parse(src);
+  if (value === null || typeof value !== "object" || !("json" in value)) return value;
+  const rec = value as Record<string, unknown>;
+  const at = src.indexOf(RAW_KEY);
+  if (rec["type"] !== "frame" || at === -1 || !src.endsWith("}")) return value;
+  const { json: _parsed, ...rest } = rec;
+  return { ...rest, text: src.slice(at + RAW_KEY.length, -1) };
 }
 
 export function readLogFile(file: string): ReadLine[] {

@@ -44,6 +44,12 @@ export const FrameRecord = z.strictObject({
   eol: z.enum(["\n", "\r\n", ""]),
   /** The frame's bytes as UTF-8 text, verbatim (absent when not valid UTF-8). */
   text: z.string().optional(),
+  /**
+   * The frame itself, as raw JSON: the usual form for a frame the relay parsed, written as the
+   * frame's own bytes with no escaping, always as the record's last member. Readers that need the
+   * exact bytes take the text between `,"json":` and the final `}` (src/log/reader.ts does).
+   */
+  json: z.unknown().optional(),
   /** The frame's bytes in base64 when they are not valid UTF-8. */
   base64: z.string().optional(),
   /** Present when the frame was larger than the log keeps whole: text/base64 hold its head. */

@@ -1,6 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { join } from "node:path";
 import { realFileIo, type FileIo } from "../platform/secure-file.js";
-import { DEFAULT_MAX_FRAME_BYTES, frameBody } from "./frame-text.js";
+import { DEFAULT_MAX_FRAME_BYTES, frameBody, TRUNCATED_HEAD_BYTES, truncatedBody } from "./frame-text.js";
 import { newSid, partFileName, sanitizeName, sessionBase } from "./naming.js";
 import { describeError, PartFile } from "./part-file.js";
 import type { ExitRecord, HeaderRecord } from "./records.js";
@@ -37,7 +38,23 @@ export interface SessionLog {
   readonly path: string | null;
   readonly sid: string;
   header(h: Omit<HeaderRecord, "type" | "seq" | "t" | "sid">): void;
-  frame(dir: "c2s" | "s2c", bytes: Buffer, eol: "\n" | "\r\n" | "", nonJson: boolean): void;
+  /**
+   * `validJson`: the caller parsed exactly these bytes as JSON, so the record may hold them as
+   * they are (the `json` member) instead of escaping them into a string.
+   */
+  frame(
+    dir: "c2s" | "s2c",
+    bytes: Buffer,
+    eol: "\n" | "\r\n" | "",
+    nonJson: boolean,
+    validJson?: boolean,
+  ): void;
+  /** A frame whose bytes were not kept (a huge line in pass-through): logged as head + hash. */
+  bigFrame(
+    dir: "c2s" | "s2c",
+    f: { size: number; eol: "\n" | "\r\n" | ""; head: Buffer; sha256: string },
+    nonJson: boolean,
+  ): void;
   stderr(text: string): void;
   event(ev: string, data: Record<string, unknown>): void;
   exit(e: Omit<ExitRecord, "type" | "seq" | "t" | "sid">): void;
@@ -50,12 +67,28 @@ export function openSessionLog(opts: SessionLogOptions): SessionLog {
 
 type Fields = Record<string, unknown> & { type: string };
 
-/** A record serialised once; only its seq and time are filled in per write. */
+/**
+ * A record serialised once; only its seq and time are filled in per write. A frame kept as raw
+ * JSON has `raw`: the line is then `at(seq, t)` + raw + RAW_TAIL.
+ */
 type Prepared = {
   type: string;
   at: (seq: number, t: string) => string;
   bytes: (seq: number, t: string) => number;
+  raw?: Buffer;
 };
+
+const RAW_KEY = ',"json":';
+const RAW_TAIL = "}\n";
+
+/**
+ * Whether a frame that parsed as JSON can sit in a log line as it is: whole UTF-8 (so the line
+ * reads back to the same bytes) and no CR (JSON allows it as whitespace, but a reader that splits
+ * lines on CR as well as LF would tear the record). A frame never holds an LF.
+ */
+function embeddable(bytes: Buffer): boolean {
+  return bytes.indexOf(0x0d) === -1 && isUtf8(bytes);
+}
 
 class SessionLogWriter implements SessionLog {
   private readonly name: string | null;
@@ -113,9 +146,29 @@ class SessionLogWriter implements SessionLog {
     this.commit({ type: "header", ...h });
   }
 
-  frame(dir: "c2s" | "s2c", bytes: Buffer, eol: "\n" | "\r\n" | "", nonJson: boolean): void {
+  frame(
+    dir: "c2s" | "s2c",
+    bytes: Buffer,
+    eol: "\n" | "\r\n" | "",
+    nonJson: boolean,
+    validJson = false,
+  ): void {
+    if (validJson && !nonJson && bytes.length <= this.maxFrameBytes && embeddable(bytes)) {
+      // The common case: no escaping, no copy of the text; the bytes go into the line as they are.
+      this.commit({ type: "frame", dir, size: bytes.length, eol }, bytes);
+      return;
+    }
     const { size, ...body } = frameBody(bytes, this.maxFrameBytes);
     this.commit({ type: "frame", dir, size, eol, ...body, ...(nonJson ? { nonJson: true } : {}) });
+  }
+
+  bigFrame(
+    dir: "c2s" | "s2c",
+    f: { size: number; eol: "\n" | "\r\n" | ""; head: Buffer; sha256: string },
+    nonJson: boolean,
+  ): void {
+    const { size, ...body } = truncatedBody(f.size, f.head.subarray(0, TRUNCATED_HEAD_BYTES), f.sha256);
+    this.commit({ type: "frame", dir, size, eol: f.eol, ...body, ...(nonJson ? { nonJson: true } : {}) });
   }
 
   stderr(text: string): void {
@@ -150,13 +203,13 @@ class SessionLogWriter implements SessionLog {
 
   // --- writing -------------------------------------------------------------------------------
 
-  private commit(fields: Fields): void {
+  private commit(fields: Fields, raw?: Buffer): void {
     if (this.closed) return;
     let t = "";
     let rec: Prepared | null = null;
     try {
       t = this.timestamp();
-      rec = this.prepare(fields);
+      rec = this.prepare(fields, raw);
       if (this.file.fd === null && !this.openPart(t)) return this.fail(rec, t);
       // Catching up after a failure on the same file: the gap (and the header, if this part never
       // got it) go in the same write, ahead of the record.
@@ -181,7 +234,7 @@ class SessionLogWriter implements SessionLog {
    * Serialise a record's own fields once (frames can be 16 MiB); `at` adds type, seq, t and sid in
    * front. Data JSON cannot hold (cycles, BigInt) becomes a `log-error` event instead.
    */
-  private prepare(fields: Fields): Prepared {
+  private prepare(fields: Fields, raw?: Buffer): Prepared {
     const rest: Record<string, unknown> = { ...fields };
     for (const k of ["type", "seq", "t", "sid"]) delete rest[k];
     let type = fields.type;
@@ -197,14 +250,22 @@ class SessionLogWriter implements SessionLog {
       type = "event";
       json = JSON.stringify({ ev: "log-error", data });
     }
-    const tail = json === "{}" ? "}\n" : `,${json.slice(1)}\n`;
-    const tailBytes = Buffer.byteLength(tail, "utf8");
+    let tail = json === "{}" ? "}\n" : `,${json.slice(1)}\n`;
+    let extraBytes = 0;
+    if (raw !== undefined && type === "frame") {
+      // `json` is always the last member, so a reader finds the frame's bytes between RAW_KEY
+      // and the closing brace (src/log/reader.ts).
+      tail = `${tail.slice(0, -2)}${RAW_KEY}`;
+      extraBytes = raw.length + RAW_TAIL.length;
+    }
+    const tailBytes = Buffer.byteLength(tail, "utf8") + extraBytes;
     const sid = this.sidValue;
     const head = (seq: number, t: string) => JSON.stringify({ type, seq, t, sid }).slice(0, -1);
     return {
       type,
       at: (seq, t) => `${head(seq, t)}${tail}`,
       bytes: (seq, t) => Buffer.byteLength(head(seq, t), "utf8") + tailBytes,
+      ...(extraBytes > 0 && raw !== undefined ? { raw } : {}),
     };
   }
 
@@ -218,7 +279,10 @@ class SessionLogWriter implements SessionLog {
     const lines = all.map((r, i) => r.at(this.seq + 1 + i, t));
     if (record?.type === "header") this.headerLine = lines[lines.length - 1] ?? null;
     const hadLoss = this.lost > 0;
-    if (!this.file.write(Buffer.from(prefix + lines.join(""), "utf8"))) {
+    // Only the caller's record can carry raw bytes, and it is last.
+    const text = Buffer.from(prefix + lines.join(""), "utf8");
+    const out = record?.raw ? Buffer.concat([text, record.raw, Buffer.from(RAW_TAIL)]) : text;
+    if (!this.file.write(out)) {
       this.lastError = this.file.lastError;
       if (this.file.abandoned) this.continues ??= { from: this.file.name(), reason: "write-error" };
       if (record) this.loseOne(record, t);

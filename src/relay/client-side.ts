@@ -16,7 +16,7 @@ import {
   looksLikeJudgedCall,
   type Classified,
 } from "../core/jsonrpc.js";
-import type { Frame } from "../core/line-splitter.js";
+import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../core/refusal-frame.js";
 import { parseStrictJson } from "../core/strict-json.js";
 import type { Asker } from "./ask.js";
@@ -32,8 +32,8 @@ import {
   type Member,
 } from "./held-members.js";
 import { Lane } from "./lane.js";
+import { guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
-import { looksNonJson } from "./types.js";
 
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
@@ -70,13 +70,13 @@ export class ClientSide {
     this.lane = d.lane ?? new Lane(d.onError);
   }
 
-  onFrame(frame: Frame): void {
+  onFrame(frame: SeenFrame): void {
     const d = this.d;
     d.stats.c2sFrames++;
-    if (!d.passThrough && d.asker.mayAnswer(frame.bytes)) {
+    if (!d.passThrough && !isBig(frame) && d.asker.mayAnswer(frame.bytes)) {
       const parsed = parseStrictJson(frame.bytes.toString("utf8"));
       if (parsed.ok && d.asker.consume(parsed.value)) {
-        d.log.frame("c2s", frame.bytes, frame.eol, false);
+        d.log.frame("c2s", frame.bytes, frame.eol, false, true);
         d.stats.consumed++;
         return;
       }
@@ -95,25 +95,25 @@ export class ClientSide {
     this.d.flow.release();
   }
 
-  private handle(frame: Frame): void | Promise<void> {
+  private handle(frame: SeenFrame): void | Promise<void> {
     const d = this.d;
     if (!d.gate) return this.passUnjudged(frame);
-    const text = frame.bytes.toString("utf8");
-    const strict = parseStrictJson(text);
+    const text = textOf(frame);
+    const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
     let value: unknown;
     let problem: string | undefined;
     if (strict.ok) value = strict.value;
     else {
       try {
-        value = JSON.parse(text);
+        value = parseSharingLongStrings(text);
         problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
       } catch {
-        d.log.frame("c2s", frame.bytes, frame.eol, true);
+        logSeen(d.log, "c2s", frame, true);
         if (!looksLikeJudgedCall(text)) return this.forward(frame);
         return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
       }
     }
-    d.log.frame("c2s", frame.bytes, frame.eol, false);
+    logSeen(d.log, "c2s", frame, false, true);
     const c = classify(value);
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
@@ -129,12 +129,12 @@ export class ClientSide {
   }
 
   /** No gate (checks off): relay, reading only what the handshake record needs. */
-  private passUnjudged(frame: Frame): void {
+  private passUnjudged(frame: SeenFrame): void {
     const d = this.d;
-    if (d.facts.era === "unknown" && HANDSHAKE_HINTS.some((h) => frame.bytes.includes(h))) {
+    if (d.facts.era === "unknown" && HANDSHAKE_HINTS.some((h) => mentions(frame, h))) {
       try {
-        const c = classify(JSON.parse(frame.bytes.toString("utf8")));
-        d.log.frame("c2s", frame.bytes, frame.eol, false);
+        const c = classify(parseSharingLongStrings(textOf(frame)));
+        logSeen(d.log, "c2s", frame, false, true);
         if (c.kind === "request" && d.facts.clientRequest(c.method, c.params))
           d.correlator.sent({ method: c.method, id: c.id, params: c.params });
         return this.forward(frame);
@@ -142,12 +142,12 @@ export class ClientSide {
         // not JSON: falls through to the plain path
       }
     }
-    d.log.frame("c2s", frame.bytes, frame.eol, looksNonJson(frame.bytes));
+    logSeen(d.log, "c2s", frame, guessNonJson(frame));
     this.forward(frame);
   }
 
   private batch(
-    frame: Frame,
+    frame: SeenFrame,
     members: Classified[],
     problem: string | undefined,
     text: string,
@@ -200,7 +200,7 @@ export class ClientSide {
    * of the frame is sent, and every request in it is answered (one array frame for a batch).
    */
   private async judgeMembers(
-    frame: Frame,
+    frame: SeenFrame,
     judged: Member[],
     isBatch: boolean,
     all?: Classified[],
@@ -294,8 +294,9 @@ export class ClientSide {
       this.d.correlator.sent({ method, id, params });
   }
 
-  private forward(frame: Frame): void {
+  private forward(frame: SeenFrame): void {
     this.d.stats.forwarded++;
-    if (!this.d.passThrough) this.d.toServer.write(frame.raw);
+    // A big frame exists only in pass-through, where its bytes have already gone on.
+    if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
   }
 }

@@ -14,7 +14,9 @@
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { Gate } from "../core/gate.js";
+import type { BigFrame } from "../core/big-line.js";
 import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter.js";
+import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
 import { Asker } from "./ask.js";
 import { ClientSide } from "./client-side.js";
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
@@ -117,8 +119,8 @@ class Session {
     this.clientIn = clientIn;
     this.serverOut = serverOut;
     this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
-    this.s2c = new LineSplitter(this.maxFrameBytes);
     this.passThrough = o.gate === undefined || o.gate.recordsOnly === true;
+    this.s2c = new LineSplitter(this.maxFrameBytes, this.bigLines());
     this.toServer = new Outbound(child.stdin, clientIn, (err) => {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });
@@ -129,7 +131,7 @@ class Session {
     const toClientLine = (line: string): void => {
       this.stats.originated++;
       const bytes = Buffer.from(`${line}\n`);
-      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false);
+      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true);
       // Never in the middle of a server frame that is already half-way to the client.
       if (this.passThrough && this.s2c.buffered > 0) this.ownLines.push(bytes);
       else this.toClient.write(bytes);
@@ -177,19 +179,21 @@ class Session {
 
   start(): void {
     const { o, child } = this;
-    const c2s = new LineSplitter(this.maxFrameBytes);
+    const c2s = new LineSplitter(this.maxFrameBytes, this.bigLines());
     const s2c = this.s2c;
     const pass = this.passThrough;
-    const toClientSide = (f: Frame): void => this.clientSide.onFrame(f);
-    const toServerSide = (f: Frame): void => this.serverSide.onFrame(f);
+    const toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
+    const toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
+    // Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on.
+    const big = (side: (f: Frame | BigFrame) => void) => (pass ? side : undefined);
     o.input.on("data", (chunk: Buffer) => {
       if (pass && !c2s.overflow) this.toServer.write(chunk);
-      if (!c2s.push(chunk, toClientSide)) this.tooLarge("client");
+      if (!c2s.push(chunk, toClientSide, big(toClientSide))) this.tooLarge("client");
       if (pass) this.holdIfBacklogged();
     });
     const ended = (): void => {
       if (this.clientDone) return;
-      c2s.end(toClientSide);
+      c2s.end(toClientSide, big(toClientSide));
       this.clientEnded("client closed its output (EOF)");
     };
     o.input.once("end", ended);
@@ -197,14 +201,14 @@ class Session {
     o.input.once("error", ended);
     child.stdout.on("data", (chunk: Buffer) => {
       if (pass && !s2c.overflow) this.toClient.write(chunk);
-      if (!s2c.push(chunk, toServerSide)) this.tooLarge("server");
+      if (!s2c.push(chunk, toServerSide, big(toServerSide))) this.tooLarge("server");
       if (pass) {
         this.flushOwnLines();
         this.holdIfBacklogged();
       }
     });
     child.stdout.once("end", () => {
-      s2c.end(toServerSide);
+      s2c.end(toServerSide, big(toServerSide));
       this.flushOwnLines();
     });
     this.relayStderr();
@@ -212,6 +216,14 @@ class Session {
     child.once("exit", (code, signal) => void this.serverExited(code, signal));
     process.once("exit", this.killOnExit);
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
+  }
+
+  /**
+   * In pass-through a line past the log's whole-frame limit is decoded as it arrives and its bytes
+   * let go: the log keeps only a head and a hash of such a frame anyway, and the judge needs text.
+   */
+  private bigLines(): { after: number; headBytes: number } | undefined {
+    return this.passThrough ? { after: DEFAULT_MAX_FRAME_BYTES, headBytes: TRUNCATED_HEAD_BYTES } : undefined;
   }
 
   /**

@@ -10,12 +10,13 @@
  */
 import type { Gate, JudgeContext } from "../core/gate.js";
 import { classify, type Classified } from "../core/jsonrpc.js";
-import type { Frame } from "../core/line-splitter.js";
+import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import type { Correlator } from "./correlate.js";
 import type { Outbound } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
-import { looksNonJson, type RelayLog, type RelayStats } from "./types.js";
+import { guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
+import type { RelayLog, RelayStats } from "./types.js";
 
 const ID_KEY = Buffer.from('"id"');
 
@@ -45,33 +46,33 @@ export class ServerSide {
     this.ctx = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
   }
 
-  onFrame(frame: Frame): void {
+  onFrame(frame: SeenFrame): void {
     this.d.stats.s2cFrames++;
     this.lane.run(() => this.handle(frame));
   }
 
-  private send(frame: Frame): void {
-    if (!this.d.passThrough) this.d.toClient.write(frame.raw);
+  private send(frame: SeenFrame): void {
+    if (!this.d.passThrough && !isBig(frame)) this.d.toClient.write(frame.raw);
   }
 
-  private handle(frame: Frame): void | Promise<void> {
+  private handle(frame: SeenFrame): void | Promise<void> {
     const d = this.d;
     const wanted =
-      d.gate?.observeServerMessage !== undefined || (d.correlator.size > 0 && frame.bytes.includes(ID_KEY));
+      d.gate?.observeServerMessage !== undefined || (d.correlator.size > 0 && mentions(frame, ID_KEY));
     if (!wanted) {
-      d.log.frame("s2c", frame.bytes, frame.eol, looksNonJson(frame.bytes));
+      logSeen(d.log, "s2c", frame, guessNonJson(frame));
       this.send(frame);
       return;
     }
     let value: unknown;
     try {
-      value = JSON.parse(frame.bytes.toString("utf8"));
+      value = parseSharingLongStrings(textOf(frame));
     } catch {
-      d.log.frame("s2c", frame.bytes, frame.eol, true);
+      logSeen(d.log, "s2c", frame, true);
       this.send(frame);
       return;
     }
-    d.log.frame("s2c", frame.bytes, frame.eol, false);
+    logSeen(d.log, "s2c", frame, false, true);
     const work: Promise<void>[] = [];
     this.visit(classify(value), work);
     if (work.length === 0) {

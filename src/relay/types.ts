@@ -6,7 +6,14 @@ import type { Eol } from "../core/line-splitter.js";
  * more); tests may pass a recorder.
  */
 export interface RelayLog {
-  frame(dir: "c2s" | "s2c", bytes: Buffer, eol: Eol, nonJson: boolean): void;
+  /** `validJson`: the relay parsed these exact bytes (the log may then keep them unescaped). */
+  frame(dir: "c2s" | "s2c", bytes: Buffer, eol: Eol, nonJson: boolean, validJson?: boolean): void;
+  /** A frame known only by its size, head and hash (a huge line in pass-through). */
+  bigFrame(
+    dir: "c2s" | "s2c",
+    f: { size: number; eol: Eol; head: Buffer; sha256: string },
+    nonJson: boolean,
+  ): void;
   stderr(text: string): void;
   event(ev: string, data: Record<string, unknown>): void;
   exit(e: {

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
+import { recordFromLine } from "../../src/log/reader.js";
 import { LogRecord } from "../../src/log/records.js";
 
 /** Fresh HOME and EFFECTGATE_HOME per test; returns a function giving the current temp root. */
@@ -41,7 +42,11 @@ export function readRecords(file: string): LogRecord[] {
     .slice(0, -1)
     .split("\n")
     .map((line, i) => {
-      const parsed = LogRecord.safeParse(JSON.parse(line));
+      // The line as written must match the schema, and so must what the reader makes of it
+      // (a raw `json` frame comes back with its exact bytes as `text`).
+      const written = LogRecord.safeParse(JSON.parse(line));
+      expect(written.success, `${file}:${i + 1}: ${written.error?.message ?? ""}`).toBe(true);
+      const parsed = LogRecord.safeParse(recordFromLine(line));
       expect(parsed.success, `${file}:${i + 1}: ${parsed.error?.message ?? ""}`).toBe(true);
       return parsed.data as LogRecord;
     });

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { TRUNCATED_HEAD_BYTES } from "../../src/log/frame-text.js";
 import { parseLogFileName } from "../../src/log/naming.js";
 import { openSessionLog } from "../../src/log/writer.js";
 import { logFiles, readRecords, sampleHeader, steppingClock, useTempHome } from "./helpers.js";
@@ -141,7 +142,36 @@ describe("session log writer", () => {
       truncated: true,
       sha256: createHash("sha256").update(over).digest("hex"),
     });
-    expect((b?.["text"] as string).length).toBe(limit);
+    // A frame over the limit keeps only a short head: enough to tell what it was.
+    expect(b?.["text"]).toBe("b".repeat(TRUNCATED_HEAD_BYTES));
+  });
+
+  it("keeps a frame the relay parsed as raw JSON: the exact bytes, unescaped, last in the line", () => {
+    const log = openSessionLog({ dir: sessions(), warn: () => {} });
+    // Duplicate keys, escapes and non-ASCII must all come back byte for byte.
+    const frame = Buffer.from(
+      '{"jsonrpc":"2.0","id":7,"method":"a","method":"b","params":{"s":"\\u00e9 é \\"q\\""}}',
+    );
+    const withCr = Buffer.from('{"id":1,\r"x":2}');
+    const notUtf8 = Buffer.concat([Buffer.from('{"s":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    log.frame("c2s", frame, "\n", false, true);
+    log.frame("c2s", withCr, "\n", false, true);
+    log.frame("c2s", notUtf8, "\n", false, true);
+    log.frame("c2s", frame, "\n", false, false);
+    log.close();
+    const lines = readFileSync(log.path as string, "utf8").split("\n");
+    const raw = lines.find((l) => l.includes('"json":')) ?? "";
+    expect(raw.endsWith(`,"json":${frame.toString()}}`)).toBe(true);
+    expect((JSON.parse(raw) as { json: unknown }).json).toEqual(JSON.parse(frame.toString()));
+    expect(lines.filter((l) => l.includes('"json":'))).toHaveLength(1);
+    const [r1, r2, r3, r4] = readRecords(log.path as string).filter((r) => r.type === "frame") as Array<
+      Record<string, unknown>
+    >;
+    expect(r1).toMatchObject({ size: frame.length, text: frame.toString() });
+    expect(r1).not.toHaveProperty("json");
+    expect(r2).toMatchObject({ text: withCr.toString() });
+    expect(Buffer.from(r3?.["base64"] as string, "base64").equals(notUtf8)).toBe(true);
+    expect(r4).toMatchObject({ text: frame.toString() });
   });
 
   it("records stderr up to the cap, then one stderr-capped event and nothing more", () => {

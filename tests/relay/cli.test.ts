@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
+import { recordFromLine } from "../../src/log/reader.js";
 import { fixture, isAlive, tempDir, testEnv } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -73,7 +74,7 @@ function logRecords(dir: string): Array<Record<string, unknown>> {
     readFileSync(join(dir, f), "utf8")
       .split("\n")
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>),
+      .map((l) => recordFromLine(l) as Record<string, unknown>),
   );
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,6 +61,10 @@ describe("relay with fixture servers", () => {
     expect(frame.endsWith('aaaa"}]}}')).toBe(true);
     h.end();
     expect((await h.result).exitCode).toBe(0);
+    // Pass-through kept no copy of the bytes: the log has the frame's head and the hash of all.
+    const logged = h.log.records.find((r) => r.kind === "frame" && r.dir === "s2c");
+    expect(logged?.sha256).toBe(createHash("sha256").update(frame).digest("hex"));
+    expect(frame.startsWith(logged?.text ?? "-")).toBe(true);
   });
 
   it("stops a server whose line exceeds the size limit, loudly, leaving no process", async () => {

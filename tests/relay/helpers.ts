@@ -26,6 +26,8 @@ export interface LoggedRecord {
   text?: string;
   eol?: string;
   nonJson?: boolean;
+  /** Set for a frame logged only by head and hash. */
+  sha256?: string;
   ev?: string;
   data?: Record<string, unknown>;
 }
@@ -34,6 +36,20 @@ export class MemoryLog implements RelayLog {
   readonly records: LoggedRecord[] = [];
   frame(dir: "c2s" | "s2c", bytes: Buffer, eol: "\n" | "\r\n" | "", nonJson: boolean): void {
     this.records.push({ kind: "frame", dir, text: bytes.toString("utf8"), eol, nonJson });
+  }
+  bigFrame(
+    dir: "c2s" | "s2c",
+    f: { size: number; eol: "\n" | "\r\n" | ""; head: Buffer; sha256: string },
+    nonJson: boolean,
+  ): void {
+    this.records.push({
+      kind: "frame",
+      dir,
+      text: f.head.toString("utf8"),
+      eol: f.eol,
+      nonJson,
+      sha256: f.sha256,
+    });
   }
   stderr(text: string): void {
     this.records.push({ kind: "stderr", text });

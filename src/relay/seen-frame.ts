@@ -1,0 +1,44 @@
+/**
+ * What the relay's two sides are handed: a frame's bytes, or — for a line over the big-line limit
+ * in pass-through, whose bytes already went on — its text, head and hash (core/big-line.ts).
+ * These helpers let the sides read either the same way.
+ */
+import type { BigFrame } from "../core/big-line.js";
+import type { Frame } from "../core/line-splitter.js";
+import { looksNonJson, type RelayLog } from "./types.js";
+
+export type SeenFrame = Frame | BigFrame;
+
+export function isBig(f: SeenFrame): f is BigFrame {
+  return "sha256" in f;
+}
+
+export function textOf(f: SeenFrame): string {
+  return isBig(f) ? f.text : f.bytes.toString("utf8");
+}
+
+export function mentions(f: SeenFrame, needle: Buffer): boolean {
+  return isBig(f) ? f.text.includes(needle.toString("utf8")) : f.bytes.includes(needle);
+}
+
+/** The cheap "not JSON" guess for frames passed on without parsing. */
+export function guessNonJson(f: SeenFrame): boolean {
+  return looksNonJson(isBig(f) ? Buffer.from(edges(f.text)) : f.bytes);
+}
+
+/** `validJson`: the relay parsed this frame (the log may keep its bytes unescaped). */
+export function logSeen(
+  log: RelayLog,
+  dir: "c2s" | "s2c",
+  f: SeenFrame,
+  nonJson: boolean,
+  validJson = false,
+): void {
+  if (isBig(f)) log.bigFrame(dir, f, nonJson);
+  else log.frame(dir, f.bytes, f.eol, nonJson, validJson);
+}
+
+/** First and last few characters: all looksNonJson needs, without copying a huge text. */
+function edges(text: string): string {
+  return text.length <= 64 ? text : `${text.slice(0, 32)}${text.slice(-32)}`;
+}

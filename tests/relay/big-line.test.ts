@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { BigFrame } from "../../src/core/big-line.js";
+import { LineSplitter, type Frame } from "../../src/core/line-splitter.js";
+
+// What a consumer can see of a frame, in a form both kinds share.
+interface View {
+  text: string;
+  size: number;
+  eol: string;
+  sha256: string;
+  head: string;
+}
+
+const sha = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
+
+function run(chunks: Buffer[], big: { after: number; headBytes: number } | undefined): View[] {
+  const s = new LineSplitter(1024 * 1024, big);
+  const out: View[] = [];
+  const small = (f: Frame): void => {
+    out.push({
+      text: f.bytes.toString("utf8"),
+      size: f.bytes.length,
+      eol: f.eol,
+      sha256: sha(f.bytes),
+      head: f.bytes.subarray(0, big?.headBytes ?? 0).toString("base64"),
+    });
+  };
+  const large = (f: BigFrame): void => {
+    out.push({ text: f.text, size: f.size, eol: f.eol, sha256: f.sha256, head: f.head.toString("base64") });
+  };
+  for (const c of chunks) s.push(c, small, big ? large : undefined);
+  s.end(small, big ? large : undefined);
+  return out;
+}
+
+function cut(bytes: Buffer, offsets: number[]): Buffer[] {
+  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let prev = 0;
+  for (const p of points) {
+    chunks.push(bytes.subarray(prev, p));
+    prev = p;
+  }
+  chunks.push(bytes.subarray(prev));
+  return chunks;
+}
+
+// Bytes of every value but LF, with CR and multi-byte UTF-8 (and broken UTF-8) well represented.
+const byteArb = fc.oneof(
+  fc.integer({ min: 0, max: 255 }).filter((b) => b !== 0x0a),
+  fc.constantFrom(0x0d, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xef, 0xbb, 0xbf),
+);
+const lineArb = fc.array(byteArb, { maxLength: 60 }).map((a) => Buffer.from(a));
+const streamArb = fc.record({
+  lines: fc.array(fc.tuple(lineArb, fc.constantFrom("\n", "\r\n")), { maxLength: 8 }),
+  last: fc.option(lineArb, { nil: undefined }),
+});
+
+describe("LineSplitter with big lines (pass-through)", () => {
+  it("gives the same text, size, terminator, head and hash as whole frames, however chunked", () => {
+    fc.assert(
+      fc.property(
+        streamArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+        ({ lines, last }, offsets, after, headBytes) => {
+          const stream = Buffer.concat([
+            ...lines.flatMap(([l, eol]) => [l, Buffer.from(eol)]),
+            ...(last ? [last] : []),
+          ]);
+          // The reference: the same stream in one piece, with no line ever treated as big.
+          const expected = run([stream], { after: Number.MAX_SAFE_INTEGER, headBytes });
+          expect(run(cut(stream, offsets), { after, headBytes })).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  it("lets go of a big line's bytes: 64 MiB in 64 KiB chunks comes out as one text frame", () => {
+    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 16 });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const frames: BigFrame[] = [];
+    const hash = createHash("sha256");
+    for (let i = 0; i < 1024; i++) {
+      s.push(
+        chunk,
+        () => expect.unreachable("no small frame"),
+        (f) => frames.push(f),
+      );
+      hash.update(chunk);
+    }
+    s.push(
+      Buffer.from("\r\n"),
+      () => expect.unreachable("no small frame"),
+      (f) => frames.push(f),
+    );
+    expect(frames).toHaveLength(1);
+    const f = frames[0] as BigFrame;
+    expect(f.size).toBe(64 * 1024 * 1024);
+    expect(f.text.length).toBe(64 * 1024 * 1024);
+    expect(f.eol).toBe("\r\n");
+    expect(f.sha256).toBe(hash.digest("hex"));
+    expect(f.head.toString()).toBe("a".repeat(16));
+    expect(s.buffered).toBe(0);
+  });
+
+  it("without a big-frame callback, lines stay bytes whatever their size", () => {
+    const s = new LineSplitter(1024, { after: 4, headBytes: 2 });
+    const got: Frame[] = [];
+    s.push(Buffer.from("0123456789\n"), (f) => got.push(f));
+    expect(got.map((f) => f.bytes.toString())).toEqual(["0123456789"]);
+  });
+});
