@@ -25,7 +25,7 @@ const serverSchema = z.strictObject({
 const fileSchema = z.strictObject({
   path: z.string(),
   client: z.string(),
-  scope: z.enum(["user", "project"]),
+  scope: z.enum(["user", "project", "system"]),
   error: z.string().optional(),
   servers: z.array(serverSchema),
 });

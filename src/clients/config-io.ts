@@ -12,6 +12,8 @@ import {
   unlinkSync,
   writeSync,
   chmodSync,
+  fchownSync,
+  fstatSync,
 } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
@@ -49,6 +51,9 @@ export interface ReadConfig {
   bytes: Buffer;
   text: string;
   mode: number;
+  /** Owner of the original; a rewrite by another user (root via sudo) gives the file back to them. */
+  uid: number;
+  gid: number;
 }
 
 export function readConfig(path: string): ReadConfig {
@@ -57,18 +62,44 @@ export function readConfig(path: string): ReadConfig {
   const text = bytes.toString("utf8");
   if (!Buffer.from(text, "utf8").equals(bytes))
     throw new Error(`${path}: expected UTF-8 text, got other bytes; left alone`);
-  return { target, bytes, text, mode: statSync(target).mode & 0o7777 };
+  const st = statSync(target);
+  return { target, bytes, text, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
 }
 
-function writeAll(path: string, data: Buffer, mode: number): void {
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * Creates `path` (never reusing an existing one) with `data`. A new file belongs to the writer,
+ * so when `owner` differs (root editing a user's config via sudo) it is handed back: a config
+ * left owned by root could no longer be rewritten by the client that owns it. If that is not
+ * allowed, the write is refused rather than silently changing who owns the file.
+ */
+function writeAll(path: string, data: Buffer, mode: number, owner: Owner): void {
   const fd = openSync(path, "wx", mode);
+  let ok = false;
   try {
     writeSync(fd, data);
+    const st = fstatSync(fd);
+    if (st.uid !== owner.uid || st.gid !== owner.gid) {
+      try {
+        fchownSync(fd, owner.uid, owner.gid);
+      } catch (err) {
+        throw new Error(
+          `${path}: expected to keep owner ${owner.uid}:${owner.gid}, got ${(err as NodeJS.ErrnoException).code ?? "an error"} from chown; not written`,
+          { cause: err },
+        );
+      }
+    }
     fsyncSync(fd);
+    ok = true;
   } finally {
     closeSync(fd);
+    if (!ok) unlinkSync(path);
   }
-  chmodSync(path, mode); // the umask may have narrowed it
+  chmodSync(path, mode); // the umask may have narrowed it, and chown may have cleared set-id bits
 }
 
 function stamp(now: Date): string {
@@ -90,14 +121,15 @@ export function writeConfig(read: ReadConfig, newText: string, now: Date): strin
   const dir = dirname(read.target);
   let backup = `${read.target}.effectgate-backup-${stamp(now)}`;
   for (let i = 1; existsSync(backup); i++) backup = `${read.target}.effectgate-backup-${stamp(now)}-${i}`;
-  writeAll(backup, read.bytes, 0o600);
+  const owner = { uid: read.uid, gid: read.gid };
+  writeAll(backup, read.bytes, 0o600, owner);
   const tmp = join(
     dir,
     `.${basename(read.target)}.effectgate-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
   );
   const data = Buffer.from(newText, "utf8");
   try {
-    writeAll(tmp, data, read.mode);
+    writeAll(tmp, data, read.mode, owner);
     renameSync(tmp, read.target);
   } catch (err) {
     if (existsSync(tmp)) unlinkSync(tmp);

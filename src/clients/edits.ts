@@ -8,6 +8,11 @@ export interface Edited {
   edits: Edit[];
   /** Uninstall removed the args list that install had added. */
   argsRemoved: boolean;
+  /** Install: the original's empty args list sits exactly where install would add one, so the
+   *  wrapped text cannot tell uninstall that it was there; a memo must (decision 0044). */
+  emptyArgs?: boolean;
+  /** Uninstall: kept an empty args list because a memo said the original had it. */
+  emptyArgsKept?: boolean;
 }
 
 export function wrapEdits(
@@ -15,6 +20,7 @@ export function wrapEdits(
   style: CommandStyle,
   editor: Editor,
   prefix: string[],
+  body: string,
 ): Edited | string {
   if (style === "argv-array") {
     if (!view.argv) return "no command list found";
@@ -30,7 +36,10 @@ export function wrapEdits(
   else if (view.argsInsert)
     edits.push({ offset: view.argsInsert.at, length: 0, text: view.argsInsert.make(raws) });
   else return "no place for args found";
-  return { edits, argsRemoved: false };
+  const insert = view.argsInsert;
+  const emptyArgs =
+    view.args?.items.length === 0 && insert !== undefined && body.startsWith(insert.make([]), insert.at);
+  return { edits, argsRemoved: false, emptyArgs };
 }
 
 /** `dash` is the index of `--` in the full argv (program first). */
@@ -39,6 +48,7 @@ export function unwrapEdits(
   style: CommandStyle,
   body: string,
   dash: number,
+  hadEmptyArgs = false,
 ): Edited | string {
   if (style === "argv-array") {
     if (!view.argv) return "no command list found";
@@ -56,6 +66,8 @@ export function unwrapEdits(
   const added = view.argsInsert?.make(args.items.map((t) => t.raw));
   const at = view.argsInsert?.at ?? -1;
   if (added !== undefined && body.slice(at, at + added.length) === added) {
+    if (hadEmptyArgs)
+      return { edits: [...edits, deleteFront(args, dash + 1)], argsRemoved: false, emptyArgsKept: true };
     return { edits: [...edits, { offset: at, length: added.length, text: "" }], argsRemoved: true };
   }
   return { edits: [...edits, deleteFront(args, dash + 1)], argsRemoved: false };

@@ -1,6 +1,7 @@
 // Pure planning: given a config file's text, decide per server what install or uninstall does,
 // produce the new text, and check that it parses to exactly the intended document.
 import { isDeepStrictEqual } from "node:util";
+import { canonicalHash } from "../core/jcs.js";
 import { jsonEditor } from "./editors/json.js";
 import { tomlEditor } from "./editors/toml.js";
 import { applyTextEdits, type Edit, type Editor } from "./editors/view.js";
@@ -24,6 +25,13 @@ export interface ServerAction {
   unguarded?: boolean;
 }
 
+/** A declaration whose original had an explicit empty args list (see memos.ts). */
+export interface PlanMemo {
+  at: (string | number)[];
+  /** canonicalHash of the wrapped argv install wrote. */
+  argvHash: string;
+}
+
 export interface FilePlan {
   file: ConfigFile;
   text: string;
@@ -32,6 +40,8 @@ export interface FilePlan {
   actions: ServerAction[];
   /** The file is left alone, with this reason. */
   error?: string;
+  /** install: memos to keep once written; uninstall: memos used, to drop once written. */
+  memos: PlanMemo[];
 }
 
 export function editorFor(format: Format): Editor {
@@ -51,8 +61,9 @@ export function planFile(
   text: string,
   mode: Mode,
   knownMains: readonly string[],
+  memos: readonly PlanMemo[] = [],
 ): FilePlan {
-  const plan: FilePlan = { file, text, actions: [] };
+  const plan: FilePlan = { file, text, actions: [], memos: [] };
   const parsed = parseConfig(text, file.format);
   if (!parsed.ok) return { ...plan, error: `does not parse (${parsed.error}); left alone` };
   const { bom, body } = stripBom(text);
@@ -63,9 +74,14 @@ export function planFile(
   const edits: Edit[] = [];
 
   for (const decl of serversOf(spec, file, parsed.value)) {
-    const act = planServer(spec, decl, mode, knownMains, body, editor);
+    const memo = memos.find(
+      (m) => isDeepStrictEqual(m.at, decl.at) && decl.argv && m.argvHash === canonicalHash(decl.argv),
+    );
+    const act = planServer(spec, file, decl, mode, knownMains, body, editor, memo !== undefined);
     plan.actions.push(act.action);
     if (!act.edited || !act.action.after) continue;
+    if (act.edited.emptyArgsKept && memo) plan.memos.push(memo);
+    if (act.edited.emptyArgs) plan.memos.push({ at: decl.at, argvHash: canonicalHash(act.action.after) });
     edits.push(...act.edited.edits);
     const entry = entryAt(expected, decl.at);
     if (!entry) continue;
@@ -79,13 +95,8 @@ export function planFile(
   }
   if (edits.length === 0) return plan;
   const leftAlone = (error: string): FilePlan => ({
-    ...plan,
+    ...holdPlan(plan, "the file is left alone"),
     error,
-    actions: plan.actions.map((a) =>
-      a.action === "skip"
-        ? a
-        : { name: a.name, action: "skip", reason: `would ${a.action}, but the file is left alone` },
-    ),
   });
 
   let newBody: string;
@@ -101,13 +112,27 @@ export function planFile(
   return { ...plan, newText: bom + newBody };
 }
 
+/** The same plan, written nowhere: each wrap/unwrap becomes a skip that says what it would do. */
+export function holdPlan(plan: FilePlan, why: string): FilePlan {
+  const { newText: _dropped, ...rest } = plan;
+  return {
+    ...rest,
+    memos: [],
+    actions: plan.actions.map((a) =>
+      a.action === "skip" ? a : { name: a.name, action: "skip", reason: `would ${a.action}, but ${why}` },
+    ),
+  };
+}
+
 function planServer(
   spec: ClientSpec,
+  file: ConfigFile,
   decl: ServerDecl,
   mode: Mode,
   knownMains: readonly string[],
   body: string,
   editor: Editor,
+  hadEmptyArgs: boolean,
 ): { action: ServerAction; edited?: Edited } {
   const name = decl.name;
   if (decl.kind === "remote") {
@@ -122,6 +147,7 @@ function planServer(
   }
   if (decl.kind === "invalid" || !decl.argv)
     return { action: { name, action: "skip", reason: decl.problem ?? "not a server declaration" } };
+  if (file.readOnly !== undefined) return { action: { name, action: "skip", reason: file.readOnly } };
   const r = recognise(decl.argv, knownMains);
   if (r.wrapped === "malformed") return { action: { name, action: "skip", reason: `${r.why}; left alone` } };
   const before = decl.argv;
@@ -131,14 +157,14 @@ function planServer(
     if (typeof view === "string") return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };
     const after = wrapArgv(mode.launcher, mode.flags, before);
     const prefix = after.slice(0, after.length - before.length);
-    const edited = wrapEdits(view, spec.commandStyle, editor, prefix);
+    const edited = wrapEdits(view, spec.commandStyle, editor, prefix, body);
     if (typeof edited === "string")
       return { action: { name, action: "skip", reason: `cannot edit: ${edited}` } };
     return { action: { name, action: "wrap", before, after }, edited };
   }
   if (!r.wrapped) return { action: { name, action: "skip", reason: "not wrapped" } };
   if (typeof view === "string") return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };
-  const edited = unwrapEdits(view, spec.commandStyle, body, r.dash);
+  const edited = unwrapEdits(view, spec.commandStyle, body, r.dash, hadEmptyArgs);
   if (typeof edited === "string")
     return { action: { name, action: "skip", reason: `cannot edit: ${edited}` } };
   return { action: { name, action: "unwrap", before, after: r.inner }, edited };

@@ -66,15 +66,17 @@ export function serversOf(spec: ClientSpec, file: ConfigFile, doc: unknown): Ser
   const out: ServerDecl[] = [];
   for (const c of spec.containers(doc, file)) {
     const holder = getAt(doc, c.at);
-    if (spec.layout === "list") {
-      if (!Array.isArray(holder)) continue;
+    if (Array.isArray(holder)) {
       holder.forEach((item, i) => {
         const name = isObject(item) && typeof item.name === "string" ? item.name : `#${i}`;
         out.push(declare(spec, c.label + name, [...c.at, i], item));
       });
     } else if (isObject(holder)) {
-      for (const [name, raw] of Object.entries(holder))
+      for (const [name, raw] of Object.entries(holder)) {
+        // A map at the top level of a file (`.agents/mcp.json`) may carry `$schema`.
+        if (c.at.length === 0 && name.startsWith("$")) continue;
         out.push(declare(spec, c.label + name, [...c.at, name], raw));
+      }
     }
   }
   return out;

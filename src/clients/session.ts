@@ -1,14 +1,22 @@
 // Shared steps of install and uninstall: pick clients, find files, plan, print, write.
+import { accessSync, constants } from "node:fs";
+import { dirname } from "node:path";
 import { UsageError } from "../core/errors.js";
 import type { MachineFacts } from "../platform/client-paths.js";
 import { discover, readConfig, writeConfig } from "./config-io.js";
-import { type FilePlan, type Mode, planFile } from "./plan.js";
+import { loadMemos, type Memo, memosFor, updateMemos } from "./memos.js";
+import { type FilePlan, holdPlan, type Mode, planFile } from "./plan.js";
 import { CLIENTS, clientByName } from "./registry/index.js";
 import { formatPlan } from "./report.js";
-import type { ClientSpec } from "./types.js";
+import type { ClientSpec, ConfigFile } from "./types.js";
+
+/** `--client a,b --client c` → ["a", "b", "c"]. */
+export function clientNames(values: readonly string[]): string[] {
+  return values.flatMap((n) => n.split(",")).filter((n) => n !== "");
+}
 
 export function selectClients(names: readonly string[]): ClientSpec[] {
-  const wanted = names.flatMap((n) => n.split(",")).filter((n) => n !== "");
+  const wanted = clientNames(names);
   if (wanted.length === 0) return [...CLIENTS];
   return wanted.map((n) => {
     const spec = clientByName(n);
@@ -34,11 +42,18 @@ export function runPlans(opts: {
   mode: Mode;
   knownMains: readonly string[];
   dryRun: boolean;
+  /** Clients named with --client: only these may have their system-wide files changed. */
+  asked: readonly string[];
+  /** Where install memos live (memos.ts). */
+  memosPath: string;
   now: Date;
   out: (s: string) => void;
 }): RunResult {
   const result: RunResult = { written: 0, failed: 0, plans: [] };
   const found = discover(opts.facts, opts.projectDir, opts.clients);
+  const memos = loadMemos(opts.memosPath);
+  const add: Memo[] = [];
+  const drop: Memo[] = [];
   if (found.length === 0) opts.out("no client config files found\n");
   for (const { spec, file } of found) {
     let read;
@@ -49,7 +64,9 @@ export function runPlans(opts: {
       result.failed++;
       continue;
     }
-    const plan = planFile(spec, file, read.text, opts.mode, opts.knownMains);
+    let plan = planFile(spec, file, read.text, opts.mode, opts.knownMains, memosFor(memos, read.target));
+    const hold = systemHold(file, read.target, opts.asked);
+    if (hold !== undefined && plan.newText !== undefined) plan = holdPlan(plan, hold);
     result.plans.push(plan);
     opts.out(formatPlan(plan, spec.title, spec.notes(opts.facts, file)));
     if (plan.error) result.failed++;
@@ -58,10 +75,18 @@ export function runPlans(opts: {
       const backup = writeConfig(read, plan.newText, opts.now);
       opts.out(`  written (backup ${backup})\n`);
       result.written++;
+      const done = plan.memos.map((m) => ({ config: read.target, ...m, emptyArgs: true as const }));
+      (opts.mode.kind === "install" ? add : drop).push(...done);
     } catch (err) {
       opts.out(`  error   ${(err as Error).message}\n`);
       result.failed++;
     }
+  }
+  try {
+    updateMemos(opts.memosPath, add, drop);
+  } catch (err) {
+    opts.out(`error   cannot record install memos in ${opts.memosPath}: ${(err as Error).message}\n`);
+    result.failed++;
   }
   const changed = result.plans.filter((p) => p.newText !== undefined).length;
   if (opts.dryRun) opts.out(`dry run: ${changed} file(s) would change; nothing written\n`);
@@ -70,4 +95,26 @@ export function runPlans(opts: {
       `wrote ${result.written} file(s)${result.written > 0 ? "; restart the affected clients" : ""}\n`,
     );
   return result;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a system-wide file (/etc/codex, Gemini's system settings) is not written, or undefined
+ * when it may be: it serves every user of the machine, so it changes only when its client is
+ * named with --client and this user can replace it (the file and, for temp + rename, its folder).
+ */
+function systemHold(file: ConfigFile, target: string, asked: readonly string[]): string | undefined {
+  if (file.scope !== "system") return undefined;
+  if (!asked.includes(file.client)) return `this system-wide file changes only with --client ${file.client}`;
+  if (!writable(target) || !writable(dirname(target)))
+    return "this system-wide file is not writable by you (run as an administrator)";
+  return undefined;
 }

@@ -1,4 +1,5 @@
 // Reads every discovered config into baseline records (the I/O half of verify and watch).
+import { dirname } from "node:path";
 import type { MachineFacts } from "../platform/client-paths.js";
 import { type FileRecord, fileRecord, serverRecord } from "./baseline.js";
 import { discover, readConfig } from "./config-io.js";
@@ -37,5 +38,24 @@ export function snapshot(
 
 /** Every path a client might read, existing or not: what watch keeps an eye on. */
 export function candidatePaths(facts: MachineFacts, projectDir: string): string[] {
-  return [...new Set(CLIENTS.flatMap((c) => c.files(facts, projectDir).map((f) => f.path)))];
+  return watchTargets(facts, projectDir).files;
+}
+
+export interface WatchTargets {
+  /** Config files any client might read. */
+  files: string[];
+  /** Folders whose changes matter: each file's folder, and every folder a client lists
+   *  (Continue's mcpServers/, VS Code profiles, MSIX packages), where new files may appear. */
+  dirs: string[];
+}
+
+export function watchTargets(facts: MachineFacts, projectDir: string): WatchTargets {
+  const listed = new Set<string>();
+  const recording: MachineFacts = {
+    ...facts,
+    listDirs: (d) => (listed.add(d), facts.listDirs(d)),
+    listFiles: (d) => (listed.add(d), facts.listFiles(d)),
+  };
+  const files = [...new Set(CLIENTS.flatMap((c) => c.files(recording, projectDir).map((f) => f.path)))];
+  return { files, dirs: [...new Set([...files.map((f) => dirname(f)), ...listed])] };
 }

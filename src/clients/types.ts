@@ -5,7 +5,7 @@ import type { MachineFacts } from "../platform/client-paths.js";
 export type { MachineFacts };
 
 export type Format = "json" | "jsonc" | "toml" | "yaml";
-export type Scope = "user" | "project";
+export type Scope = "user" | "project" | "system";
 
 /** How a client spells a local server's program. */
 export type CommandStyle =
@@ -18,6 +18,8 @@ export interface ConfigFile {
   path: string;
   scope: Scope;
   format: Format;
+  /** install and uninstall leave this file alone, for this reason (verify and watch still read it). */
+  readOnly?: string;
 }
 
 /** Where in the parsed document servers live. */
@@ -33,10 +35,8 @@ export interface ClientSpec {
   title: string;
   /** Files for this machine and project folder; the caller keeps only those that exist. */
   files(facts: MachineFacts, projectDir: string): Omit<ConfigFile, "client">[];
-  /** The server maps/lists inside a parsed file. */
+  /** The server maps (or, for Continue's YAML, lists of `{name, ...}` items) inside a parsed file. */
   containers(doc: unknown, file: ConfigFile): ServerContainer[];
-  /** Continue keeps servers in a YAML list of `{name, ...}` items. */
-  layout: "map" | "list";
   commandStyle: CommandStyle;
   /** Key holding environment variables (opencode: `environment`). */
   envKey: string;

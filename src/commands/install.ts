@@ -3,7 +3,8 @@ import { parseLevel } from "../core/levels.js";
 import { UsageError } from "../core/errors.js";
 import { parseOptions, single } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
-import { runPlans, selectClients } from "../clients/session.js";
+import { memosPath } from "../clients/memos.js";
+import { clientNames, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { resolve } from "node:path";
 
@@ -33,6 +34,8 @@ export async function run(args: string[]): Promise<number> {
     facts: machineFacts(),
     projectDir: resolve(single(o, "--project") ?? process.cwd()),
     clients: selectClients(o.values.get("--client") ?? []),
+    asked: clientNames(o.values.get("--client") ?? []),
+    memosPath: memosPath(),
     mode: {
       kind: "install",
       launcher,

@@ -2,7 +2,8 @@
 import { resolve } from "node:path";
 import { parseOptions, single } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
-import { runPlans, selectClients } from "../clients/session.js";
+import { memosPath } from "../clients/memos.js";
+import { clientNames, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
 
 const HELP = `usage: effectgate uninstall [--dry-run] [--client NAME...] [--project DIR]
@@ -23,6 +24,8 @@ export async function run(args: string[]): Promise<number> {
     facts: machineFacts(),
     projectDir: resolve(single(o, "--project") ?? process.cwd()),
     clients: selectClients(o.values.get("--client") ?? []),
+    asked: clientNames(o.values.get("--client") ?? []),
+    memosPath: memosPath(),
     mode: { kind: "uninstall" },
     knownMains: currentLauncher().knownMains,
     dryRun: o.flags.has("--dry-run"),

@@ -1,12 +1,12 @@
 // effectgate watch: report config drift against the baseline as it happens, until SIGINT/SIGTERM.
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, sep } from "node:path";
 import { watch } from "chokidar";
 import { baselinePath, readBaseline } from "../clients/baseline-file.js";
 import { parseOptions, single } from "../clients/cli-options.js";
 import { diffBaseline, formatDrift } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
-import { candidatePaths, snapshot } from "../clients/snapshot.js";
+import { snapshot, watchTargets } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
 
 const HELP = `usage: effectgate watch [--baseline FILE]
@@ -18,6 +18,18 @@ const DEBOUNCE_MS = 300;
 const REREAD_MS = 400;
 const REREAD_TRIES = 4;
 
+/** The folder itself when it exists, else its nearest existing ancestor (where it will appear). */
+function nearestExisting(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      if (statSync(d).isDirectory()) return d;
+    } catch {
+      // not there (yet): look one level up
+    }
+    if (dirname(d) === d) return undefined;
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(HELP);
@@ -28,11 +40,24 @@ export async function run(args: string[]): Promise<number> {
   const baseline = readBaseline(path);
   const facts = machineFacts();
   const { knownMains } = currentLauncher();
-  const candidates = new Set([
-    ...candidatePaths(facts, baseline.project),
-    ...baseline.files.map((f) => f.path),
-  ]);
-  const dirs = [...new Set([...candidates].map((p) => dirname(p)))].filter((d) => existsSync(d));
+
+  let candidates = new Set<string>();
+  const watched = new Set<string>();
+  /** Recomputes what to watch: folders created since (a new `.cursor/`, a new Continue block
+   *  file, a new VS Code profile) are added. Returns the new folders to watch and whether a
+   *  config path was added. */
+  const refresh = (): { roots: string[]; grew: boolean } => {
+    const t = watchTargets(facts, baseline.project);
+    const files = new Set([...t.files, ...baseline.files.map((f) => f.path)]);
+    const grew = [...files].some((f) => !candidates.has(f));
+    candidates = files;
+    const dirs = [...t.dirs, ...baseline.files.map((f) => dirname(f.path))];
+    const roots = [...new Set(dirs.map(nearestExisting))].filter(
+      (d): d is string => d !== undefined && !watched.has(d),
+    );
+    for (const d of roots) watched.add(d);
+    return { roots, grew };
+  };
 
   let last = "";
   let timer: NodeJS.Timeout | undefined;
@@ -57,13 +82,18 @@ export async function run(args: string[]): Promise<number> {
     timer = setTimeout(check, DEBOUNCE_MS);
   };
 
-  const watcher = watch(dirs, { depth: 0, ignoreInitial: true, atomic: false });
+  const watcher = watch(refresh().roots, { depth: 0, ignoreInitial: true, atomic: false });
   watcher.on("all", (_event, changed) => {
-    if (candidates.has(changed)) schedule();
+    const { roots, grew } = refresh();
+    if (roots.length > 0) watcher.add(roots);
+    // A new folder may already hold its config (mkdir -p && write): the check reads from disk.
+    // A config folder removed or renamed as a whole may report only the folder itself.
+    const holdsConfig = [...candidates].some((c) => c.startsWith(changed + sep));
+    if (roots.length > 0 || grew || candidates.has(changed) || holdsConfig) schedule();
   });
   await new Promise<void>((ready) => watcher.once("ready", () => ready()));
   process.stdout.write(
-    `watching ${candidates.size} config path(s) in ${dirs.length} folder(s) against ${path}\n`,
+    `watching ${candidates.size} config path(s) in ${watched.size} folder(s) against ${path}\n`,
   );
   check();
 

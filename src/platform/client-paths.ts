@@ -18,6 +18,15 @@ export interface MachineFacts {
   xdgConfigHome?: string | undefined;
   codexHome?: string | undefined;
   clineDir?: string | undefined;
+  /** `$OPENCODE_CONFIG`: an explicit opencode config file. */
+  opencodeConfig?: string | undefined;
+  /** Windows `%ProgramData%` (system-wide Gemini CLI settings). */
+  programData?: string | undefined;
+  /**
+   * Prefix for system-wide POSIX paths such as /etc/codex; "" (the real root) on a machine.
+   * Only tests describing a machine set it, so that system files can be made without root.
+   */
+  systemRoot?: string | undefined;
   /** Names of the entries in `dir` that are directories (empty when it does not exist). */
   listDirs(dir: string): string[];
   /** Names of the entries in `dir` that are files (empty when it does not exist). */
@@ -63,6 +72,9 @@ export function machineFacts(env: NodeJS.ProcessEnv = process.env): MachineFacts
     xdgConfigHome: env.XDG_CONFIG_HOME || undefined,
     codexHome: env.CODEX_HOME || undefined,
     clineDir: env.CLINE_DIR || undefined,
+    opencodeConfig: env.OPENCODE_CONFIG || undefined,
+    programData: env.ProgramData || env.PROGRAMDATA || undefined,
+    systemRoot: "",
     listDirs: (dir) => list(dir, true),
     listFiles: (dir) => list(dir, false),
     claudeCodeManaged: managed,

@@ -16,13 +16,13 @@ const CASES: [string, string, Format, string[]][] = [
   ["home/.config/Claude/claude_desktop_config.json", "claude-desktop", "json", ["npx", "uvx"]],
   ["home/.claude.json", "claude-code", "json", ["docker", "npx"]],
   ["project/.mcp.json", "claude-code", "json", ["node", "cmd"]],
-  ["home/.cursor/mcp.json", "cursor", "json", ["uvx", "my-server"]],
+  ["home/.cursor/mcp.json", "cursor", "json", ["uvx", "my-server", "my-tool"]],
   ["project/.cursor/mcp.json", "cursor", "json", ["npx"]],
   ["home/.config/Code/User/mcp.json", "vscode", "jsonc", ["uvx"]],
   ["project/.vscode/mcp.json", "vscode", "jsonc", ["npx"]],
   ["home/.codeium/windsurf/mcp_config.json", "windsurf", "json", ["uvx"]],
   ["home/.codex/config.toml", "codex", "toml", ["npx", "uvx"]],
-  ["project/.codex/config.toml", "codex", "toml", ["python3"]],
+  ["project/.codex/config.toml", "codex", "toml", ["python3", "tool-mcp"]],
   ["home/.gemini/settings.json", "gemini", "jsonc", ["python"]],
   ["home/.config/zed/settings.json", "zed", "jsonc", ["npx"]],
   [
@@ -35,6 +35,8 @@ const CASES: [string, string, Format, string[]][] = [
   ["project/opencode.json", "opencode", "jsonc", []],
   ["home/.continue/config.yaml", "continue", "yaml", ["npx", "solo-server"]],
   ["project/.continue/mcpServers/db.yaml", "continue", "yaml", ["uvx"]],
+  ["project/.continue/mcpServers/tools.json", "continue", "json", ["uvx"]],
+  ["project/.agents/mcp.json", "opencode", "json", []],
 ];
 
 function load(rel: string, client: string, format: Format) {
@@ -102,8 +104,8 @@ describe.each(CASES)("%s", (rel, client, format, commands) => {
     expect(again.actions.some((a) => a.reason === "already wrapped by effectgate")).toBe(true);
   });
 
-  it("uninstall gives back the original bytes", () => {
-    const restored = planFile(spec, file, installed.newText ?? "", UNINSTALL, MAINS);
+  it("uninstall gives back the original bytes (with the memos install left)", () => {
+    const restored = planFile(spec, file, installed.newText ?? "", UNINSTALL, MAINS, installed.memos);
     expect(restored.error).toBeUndefined();
     expect(restored.newText).toBe(text);
   });
@@ -172,5 +174,119 @@ describe("wrapping details", () => {
     const plan = planFile(spec, file, text, UNINSTALL, MAINS);
     expect(plan.newText).toBeUndefined();
     expect(plan.actions[0]?.reason).toMatch(/without a -- separator/);
+  });
+});
+
+describe("an explicit empty args list (install memos)", () => {
+  const cases: [string, string, Format, string][] = [
+    ["home/.cursor/mcp.json", "cursor", "json", '"args": []'],
+    ["project/.codex/config.toml", "codex", "toml", "args = []"],
+  ];
+  it.each(cases)("%s: kept with the memo, dropped without it", (rel, client, format, empty) => {
+    const { spec, file, text } = load(rel, client, format);
+    const installed = planFile(spec, file, text, INSTALL, MAINS);
+    expect(installed.memos).toHaveLength(1);
+    const wrapped = installed.newText ?? "";
+    expect(wrapped).not.toContain(empty);
+    const withMemo = planFile(spec, file, wrapped, UNINSTALL, MAINS, installed.memos);
+    expect(withMemo.newText).toBe(text);
+    expect(withMemo.memos).toEqual(installed.memos); // used, so the session drops them
+    // Without the memo the wrapped text looks like an added list: it goes, and only that line differs.
+    const without = planFile(spec, file, wrapped, UNINSTALL, MAINS).newText ?? "";
+    expect(without).not.toContain(empty);
+    expect(without.replace(/\r/g, "").split("\n").length).toBe(
+      text.replace(/\r/g, "").split("\n").length - 1,
+    );
+  });
+
+  it("works the same for Continue's YAML", () => {
+    const spec = clientByName("continue");
+    if (!spec) throw new Error("no continue");
+    const file: ConfigFile = { client: "continue", path: "c.yaml", scope: "user", format: "yaml" };
+    const text = "mcpServers:\n  - name: a # keep\n    command: tool\n    args: []\n    env: {}\n";
+    const installed = planFile(spec, file, text, INSTALL, MAINS);
+    expect(installed.memos).toHaveLength(1);
+    const back = planFile(spec, file, installed.newText ?? "", UNINSTALL, MAINS, installed.memos);
+    expect(back.newText).toBe(text);
+  });
+
+  it("applies a memo only while the declaration is exactly what install wrote", () => {
+    const { spec, file, text } = load("home/.cursor/mcp.json", "cursor", "json");
+    const installed = planFile(spec, file, text, INSTALL, MAINS);
+    // The user edited the wrapped command (here: the original program) after install.
+    const edited = (installed.newText ?? "").replace('"--", "my-tool"', '"--", "my-tool2"');
+    const back = planFile(spec, file, edited, UNINSTALL, MAINS, installed.memos).newText ?? "";
+    expect(back).toContain('"command": "my-tool2"\n');
+    expect(back).not.toContain('"args": []');
+  });
+
+  it("records no memo when the empty list cannot be mistaken for an added one", () => {
+    const spec = clientByName("cursor");
+    if (!spec) throw new Error("no cursor");
+    const file: ConfigFile = { client: "cursor", path: "x", scope: "user", format: "json" };
+    const text = '{"mcpServers": {"a": {"command": "t", "env": {}, "args": [ ]}}}';
+    const installed = planFile(spec, file, text, INSTALL, MAINS);
+    expect(installed.memos).toEqual([]);
+    expect(planFile(spec, file, installed.newText ?? "", UNINSTALL, MAINS).newText).toBe(text);
+  });
+});
+
+describe("Codex servers written as inline tables or dotted keys", () => {
+  const spec = clientByName("codex");
+  if (!spec) throw new Error("no codex");
+  const file: ConfigFile = { client: "codex", path: "c.toml", scope: "user", format: "toml" };
+  const texts: [string, string, Record<string, string>][] = [
+    [
+      "inline tables in [mcp_servers]",
+      '# servers\n[mcp_servers]\nx = { command = "npx", args = ["-y", "pkg"] } # keep\ny = { command = "uvx", env = { A = "1" } }\n',
+      {
+        x: '"/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--", "npx", "-y", "pkg"] } # keep',
+      },
+    ],
+    [
+      "one root inline table, with an explicit empty args",
+      'model = "m"\r\nmcp_servers = { a = { command = "a-mcp", args = [] }, "b c" = { url = "https://r/mcp" } }\r\n',
+      { a: 'a = { command = "/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--", "a-mcp"] }' },
+    ],
+    [
+      "dotted keys under [mcp_servers]",
+      '[mcp_servers]\nz.command = "node" # js\nz.env = { A = "1" }\n"q r".command = \'q\'\n"q r".args = [\n  "--x", # why\n]\n',
+      {
+        z: 'z.command = "/opt/node/bin/node" # js\nz.args = ["/opt/effectgate/dist/main.js", "--", "node"]\n',
+        "q r": '"q r".args = [\n  "/opt/effectgate/dist/main.js",\n  "--",\n  \'q\',\n  "--x", # why\n]',
+      },
+    ],
+    [
+      "dotted keys at the root",
+      'mcp_servers.w.command = "w-mcp"\n\n[other]\nk = 1\n',
+      {
+        w: 'mcp_servers.w.command = "/opt/node/bin/node"\nmcp_servers.w.args = ["/opt/effectgate/dist/main.js", "--", "w-mcp"]\n',
+      },
+    ],
+  ];
+  it.each(texts)(
+    "%s: wraps each server, parses as intended, and uninstall gives the bytes back",
+    (_n, text, want) => {
+      const installed = planFile(spec, file, text, INSTALL, MAINS);
+      expect(installed.error).toBeUndefined();
+      const wrapped = installed.newText ?? "";
+      for (const snippet of Object.values(want)) expect(wrapped).toContain(snippet);
+      const names = installed.actions.filter((a) => a.action === "wrap").map((a) => a.name);
+      expect(names.sort()).toEqual(
+        Object.keys(want)
+          .concat(text.includes("y = {") ? ["y"] : [])
+          .sort(),
+      );
+      expect(planFile(spec, file, wrapped, INSTALL, MAINS).newText).toBeUndefined();
+      const back = planFile(spec, file, wrapped, UNINSTALL, MAINS, installed.memos);
+      expect(back.newText).toBe(text);
+    },
+  );
+
+  it("leaves a server alone whose command is a multi-line string, saying why", () => {
+    const text = '[mcp_servers.m]\ncommand = """\nnpx"""\n';
+    const plan = planFile(spec, file, text, INSTALL, MAINS);
+    expect(plan.newText).toBeUndefined();
+    expect(plan.actions[0]?.reason).toBe("cannot edit: command: expected a single-line string");
   });
 });

@@ -59,10 +59,13 @@ describe("client registry", () => {
       "/xdg/Code/User/profiles/abc/mcp.json",
       "/xdg/Code - Insiders/User/mcp.json",
       "/w/p/.vscode/mcp.json",
+      "/w/p/.devcontainer/devcontainer.json",
+      "/w/p/.devcontainer.json",
     ]);
     expect(paths("codex", facts({ codexHome: "/ch" }))).toEqual([
       "/ch/config.toml",
       "/w/p/.codex/config.toml",
+      "/etc/codex/config.toml",
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, freshMachine, spawnCli } from "./helpers.js";
@@ -43,6 +43,51 @@ describe("effectgate watch", () => {
         /\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\]\n.*\.cursor\/mcp\.json\n {2}!! new server intruder/,
       );
       expect(seen).not.toMatch(/cannot be read/);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    expect(code).toBe(0);
+  });
+
+  it("picks up config folders created after it started, at any depth", async () => {
+    const m = freshMachine(false);
+    mkdirSync(m.project, { recursive: true });
+    mkdirSync(m.home, { recursive: true });
+    expect(cli(m, ["verify", "--write", "--project", m.project]).status).toBe(0);
+    const child = spawnCli(m, ["watch"]);
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+    try {
+      await waitFor(() => out, /configs unchanged since the baseline/);
+      // One level: the project's .cursor/ folder did not exist when watch started.
+      mkdirSync(join(m.project, ".cursor"));
+      writeFileSync(
+        join(m.project, ".cursor", "mcp.json"),
+        JSON.stringify({ mcpServers: { late: { command: "npx", args: ["late-mcp"] } } }),
+      );
+      await waitFor(
+        () => out,
+        /\.cursor\/mcp\.json\n {2}!! new server late is NOT wrapped by effectgate: npx late-mcp\n {2}\+ config appeared/,
+      );
+      // Two levels, in a folder that clients list rather than name (Continue's block files).
+      mkdirSync(join(m.project, ".continue"));
+      await new Promise((r) => setTimeout(r, 500));
+      mkdirSync(join(m.project, ".continue", "mcpServers"));
+      await new Promise((r) => setTimeout(r, 500));
+      writeFileSync(
+        join(m.project, ".continue", "mcpServers", "extra.json"),
+        JSON.stringify({ mcpServers: { deep: { command: "uvx", args: ["deep-mcp"] } } }),
+      );
+      await waitFor(
+        () => out,
+        /mcpServers\/extra\.json\n {2}!! new server deep is NOT wrapped by effectgate: uvx deep-mcp\n {2}\+ config appeared/,
+      );
+      // The whole folder moved away: the next report no longer names its config.
+      renameSync(join(m.project, ".cursor"), join(m.project, "cursor-old"));
+      const lastBlock = () => out.split(/^\[\d{4}-\d\d-\d\dT[\d:.]+Z\]\n/m).pop() ?? "";
+      await waitFor(lastBlock, /^(?![\s\S]*\.cursor\/mcp\.json)[\s\S]*extra\.json\n/);
     } finally {
       child.kill("SIGTERM");
     }

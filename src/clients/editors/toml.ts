@@ -1,25 +1,12 @@
-// TOML (Codex): smol-toml cannot write comments back, so the editor finds the one
-// `[mcp_servers.NAME]` table by its header line and changes its `command` / `args` lines as
-// text. It never adds a table; the result is re-parsed and compared by the planner.
+// TOML (Codex): smol-toml cannot write comments back, so the editor locates the `command` string
+// and the `args` list of one server as byte ranges, whatever the spelling: a `[mcp_servers.NAME]`
+// table, dotted keys (`NAME.command = …`), or inline tables (`NAME = { command = … }`).
+// A token is located by probing (decision 0045): replace a candidate with a unique marker, parse
+// with smol-toml, and accept it only if exactly that server's key now holds the marker. Nothing
+// is trusted from the scan alone, and the planner re-parses the edited file on top.
+import { randomBytes } from "node:crypto";
 import { parse } from "smol-toml";
 import { type Editor, type EntryView, eolOf, lineEnd, type SeqView, separatorFor, type Tok } from "./view.js";
-
-const BARE = /^[A-Za-z0-9_-]+$/;
-
-/** Header line regex source for `[mcp_servers.<name>]`, in any of TOML's key spellings. */
-function headerMatches(line: string, table: string, name: string): boolean {
-  const m = /^[ \t]*\[(?!\[)([^\]]*)\][ \t]*(#.*)?$/.exec(line);
-  if (!m) return false;
-  try {
-    const probe = parse(`[${m[1] ?? ""}]\n__probe__ = 1`) as Record<string, unknown>;
-    const t = probe[table] as Record<string, unknown> | undefined;
-    const keys = t ? Object.keys(t) : [];
-    const inner = t?.[name] as Record<string, unknown> | undefined;
-    return Object.keys(probe).length === 1 && keys.length === 1 && keys[0] === name && inner?.__probe__ === 1;
-  } catch {
-    return false;
-  }
-}
 
 /** Reads a basic or literal single-line string starting at `i`. */
 function readString(text: string, i: number): Tok | undefined {
@@ -38,71 +25,117 @@ function readString(text: string, i: number): Tok | undefined {
   }
 }
 
-function readArray(text: string, open: number): SeqView | string {
+function readArray(text: string, open: number): (SeqView & { end: number }) | undefined {
   const items: Tok[] = [];
   let i = open + 1;
   for (;;) {
     const c = text[i];
-    if (c === undefined) return "unterminated list";
+    if (c === undefined) return undefined;
     if (c === " " || c === "\t" || c === "\r" || c === "\n" || c === ",") i++;
     else if (c === "#") i = lineEnd(text, i);
     else if (c === "]") break;
     else {
       const t = readString(text, i);
-      if (!t) return "expected a list of single-line strings";
+      if (!t) return undefined;
       items.push(t);
       i = t.end;
     }
   }
-  return { items, emptyAt: open + 1, sep: separatorFor(text, open + 1, items) };
+  return { items, emptyAt: open + 1, sep: separatorFor(text, open + 1, items), end: i + 1 };
+}
+
+function valueAt(doc: unknown, at: readonly (string | number)[]): unknown {
+  let cur = doc;
+  for (const k of at)
+    cur = typeof cur === "object" && cur !== null ? (cur as Record<string, unknown>)[k as string] : undefined;
+  return cur;
+}
+
+/** Does replacing [start, end) with `replacement` put `want` at `at`, and parse? */
+function probe(
+  body: string,
+  start: number,
+  end: number,
+  replacement: string,
+  at: readonly (string | number)[],
+  want: (v: unknown) => boolean,
+): boolean {
+  try {
+    return want(valueAt(parse(body.slice(0, start) + replacement + body.slice(end)), at));
+  } catch {
+    return false;
+  }
+}
+
+/** Where a key = value pair's key starts, and what precedes it: a line start, or `{` / `,`. */
+function keyBefore(
+  body: string,
+  valueStart: number,
+): { key: string; inline: boolean; indent: string } | undefined {
+  const lineStart = body.lastIndexOf("\n", valueStart - 1) + 1;
+  const m = /(^|[{,])([ \t]*)([A-Za-z0-9_.\-"' \t]*?)[ \t]*=[ \t]*$/.exec(body.slice(lineStart, valueStart));
+  if (!m) return undefined;
+  return { key: m[3] ?? "", inline: (m[1] ?? "") !== "", indent: m[2] ?? "" };
 }
 
 export const tomlEditor: Editor = {
   quote: (v) => JSON.stringify(v),
   locate(body, at): EntryView | string {
-    const [table, name] = at;
-    if (typeof table !== "string" || typeof name !== "string" || at.length !== 2)
-      return "unexpected location";
-    const lines = body.split("\n");
-    let offset = 0;
-    let start = -1;
-    let end = body.length;
-    for (const line of lines) {
-      if (start === -1 && headerMatches(line.replace(/\r$/, ""), table, name))
-        start = offset + line.length + 1;
-      else if (start !== -1 && /^[ \t]*\[/.test(line)) {
-        end = offset;
+    let doc: unknown;
+    try {
+      doc = parse(body);
+    } catch {
+      return "the file does not parse";
+    }
+    const entry = valueAt(doc, at);
+    if (typeof entry !== "object" || entry === null) return "the declaration is not a table";
+    const { command, args } = entry as Record<string, unknown>;
+    let marker = `effectgate-probe-${randomBytes(6).toString("hex")}`;
+    while (body.includes(marker)) marker += "x";
+    const view: EntryView = { asItem: (t) => t.raw };
+
+    if (typeof command === "string") {
+      for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '"' && c !== "'") continue;
+        const t = readString(body, i);
+        if (!t) continue;
+        i = t.end - 1;
+        if (t.value !== command) continue;
+        if (!probe(body, t.start, t.end, JSON.stringify(marker), [...at, "command"], (v) => v === marker))
+          continue;
+        view.command = t;
+        const k = keyBefore(body, t.start);
+        if (!k || !/(^|\.)command$/.test(k.key.trim())) return "command: cannot tell how its key is written";
+        const prefix = k.key.trim().replace(/command$/, "");
+        view.argsInsert = k.inline
+          ? { at: t.end, make: (raws) => `, ${prefix}args = [${raws.join(", ")}]` }
+          : {
+              at: lineEnd(body, t.end),
+              make: (raws) => `${eolOf(body)}${k.indent}${prefix}args = [${raws.join(", ")}]`,
+            };
         break;
       }
-      offset += line.length + 1;
+      if (!view.command) return "command: expected a single-line string";
     }
-    if (start === -1) {
-      return `not written as a [${table}.${BARE.test(name) ? name : JSON.stringify(name)}] table (inline tables are left alone)`;
-    }
-    const section = body.slice(0, end);
-    const view: EntryView = { asItem: (t) => t.raw };
-    const cmd = /^[ \t]*command[ \t]*=[ \t]*/m;
-    const argsRe = /^[ \t]*args[ \t]*=[ \t]*/m;
-    const cm = cmd.exec(section.slice(start));
-    if (cm) {
-      const at0 = start + cm.index + cm[0].length;
-      const t = readString(section, at0);
-      if (!t) return "command: expected a single-line string";
-      view.command = t;
-      const indent = /^[ \t]*/.exec(cm[0])?.[0] ?? "";
-      const eol = eolOf(body);
-      view.argsInsert = {
-        at: lineEnd(body, t.end),
-        make: (raws) => `${eol}${indent}args = [${raws.join(", ")}]`,
-      };
-    }
-    const am = argsRe.exec(section.slice(start));
-    if (am) {
-      const open = start + am.index + am[0].length;
-      if (section[open] !== "[") return "args: expected a list";
-      const s = readArray(section, open);
-      if (typeof s === "string") return `args: ${s}`;
-      view.args = s;
+    if (Array.isArray(args)) {
+      const want = JSON.stringify(args);
+      for (let i = body.indexOf("["); i !== -1; i = body.indexOf("[", i + 1)) {
+        const s = readArray(body, i);
+        if (!s || JSON.stringify(s.items.map((t) => t.value)) !== want) continue;
+        const hit = probe(
+          body,
+          i,
+          s.end,
+          `[${JSON.stringify(marker)}]`,
+          [...at, "args"],
+          (v) => Array.isArray(v) && v.length === 1 && v[0] === marker,
+        );
+        if (!hit) continue;
+        view.args = s;
+        break;
+      }
+      if (!view.args) return "args: expected a list of single-line strings";
     }
     return view;
   },

@@ -6,7 +6,6 @@ import { isObject, mapAt, pj, RESTART } from "./common.js";
 export const claudeCode: ClientSpec = {
   name: "claude-code",
   title: "Claude Code",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files(facts, projectDir) {

@@ -8,7 +8,6 @@ const FILE = "claude_desktop_config.json";
 export const claudeDesktop: ClientSpec = {
   name: "claude-desktop",
   title: "Claude Desktop",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files(facts) {

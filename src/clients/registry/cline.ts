@@ -7,7 +7,6 @@ const FILE = "cline_mcp_settings.json";
 export const cline: ClientSpec = {
   name: "cline",
   title: "Cline",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files: (facts) => [

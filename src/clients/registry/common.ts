@@ -26,6 +26,18 @@ export function vscodeUserDirs(facts: MachineFacts): string[] {
   return ["Code", "Code - Insiders"].map((app) => pj(facts, root, app, "User"));
 }
 
+/** A system-wide POSIX path (`/etc/…`, `/Library/…`), under the facts' root. */
+export function systemPath(facts: MachineFacts, ...parts: string[]): string {
+  return [facts.systemRoot ?? "", ...parts].join("/");
+}
+
+/** The value at `at` inside a parsed document, or undefined. */
+export function valueAt(doc: unknown, at: readonly string[]): unknown {
+  let cur = doc;
+  for (const k of at) cur = isObject(cur) ? cur[k] : undefined;
+  return cur;
+}
+
 /** A single server map at a top-level key. */
 export function mapAt(key: string): ClientSpec["containers"] {
   return (doc: unknown): ServerContainer[] => (isObject(doc) && key in doc ? [{ at: [key], label: "" }] : []);

@@ -5,7 +5,6 @@ import { mapAt, pj, RESTART } from "./common.js";
 export const cursor: ClientSpec = {
   name: "cursor",
   title: "Cursor",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files: (facts, projectDir) => [

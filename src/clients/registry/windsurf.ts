@@ -6,7 +6,6 @@ import { mapAt, pj } from "./common.js";
 export const windsurf: ClientSpec = {
   name: "windsurf",
   title: "Windsurf",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files: (facts) => [

@@ -5,7 +5,6 @@ import { mapAt, pj, RESTART, xdgConfig } from "./common.js";
 export const zed: ClientSpec = {
   name: "zed",
   title: "Zed",
-  layout: "map",
   commandStyle: "command+args",
   envKey: "env",
   files: (facts, projectDir) => [

@@ -1,0 +1,60 @@
+// Install memos (decision 0044): the few facts about an original declaration that its wrapped
+// text cannot carry. Today one: the declaration had an explicit empty args list written exactly
+// where install would have added one, so uninstall cannot tell "added" from "was there".
+// Kept owner-only in $EFFECTGATE_HOME/install-memos.json, keyed by the config's real path and the
+// declaration's location, and matched on a hash of the wrapped argv: a memo applies only while
+// the declaration is still exactly what install wrote. No env values or args are stored.
+import { closeSync, existsSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { canonicalJson } from "../core/jcs.js";
+import { parseStrictJson } from "../core/strict-json.js";
+import { effectgateHome } from "../platform/home.js";
+import { createPrivateFile, ensurePrivateDir } from "../platform/secure-file.js";
+import type { PlanMemo } from "./plan.js";
+
+const memoSchema = z.strictObject({
+  config: z.string(),
+  at: z.array(z.union([z.string(), z.number()])),
+  argvHash: z.string().regex(/^[0-9a-f]{64}$/),
+  emptyArgs: z.literal(true),
+});
+const fileSchema = z.strictObject({ version: z.literal(1), memos: z.array(memoSchema) });
+
+export type Memo = z.infer<typeof memoSchema>;
+
+export function memosPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(effectgateHome(env), "install-memos.json");
+}
+
+/** Memos on disk; a missing or unreadable file is none (the cost: `"args": []` comes back absent). */
+export function loadMemos(path: string): Memo[] {
+  if (!existsSync(path)) return [];
+  const parsed = parseStrictJson(readFileSync(path, "utf8"));
+  if (!parsed.ok) return [];
+  const r = fileSchema.safeParse(parsed.value);
+  return r.success ? r.data.memos : [];
+}
+
+const key = (m: { config: string; at: readonly (string | number)[] }) => JSON.stringify([m.config, m.at]);
+
+/** The memos of one config file, as the planner takes them. */
+export function memosFor(memos: readonly Memo[], config: string): PlanMemo[] {
+  return memos.filter((m) => m.config === config).map(({ at, argvHash }) => ({ at, argvHash }));
+}
+
+/** Adds (replacing same config + location) and drops memos, then writes the file atomically. */
+export function updateMemos(path: string, add: readonly Memo[], drop: readonly Memo[]): void {
+  if (add.length === 0 && drop.length === 0) return;
+  const gone = new Set([...add, ...drop].map(key));
+  const memos = [...loadMemos(path).filter((m) => !gone.has(key(m))), ...add];
+  ensurePrivateDir(dirname(path));
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = createPrivateFile(tmp);
+  try {
+    writeSync(fd, canonicalJson({ version: 1, memos }) + "\n");
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
