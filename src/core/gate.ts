@@ -54,7 +54,7 @@ export interface Gate {
    * True when this gate only records: it never refuses, asks or holds a call (the observe
    * level). The relay then passes bytes on as they arrive, exactly like a bare pipe, and judges
    * and observes each frame right after it went on, in the order the frames crossed
-   * (docs/decisions/0044-observe-passes-bytes-first.md).
+   * (docs/decisions/0048-observe-passes-bytes-first.md).
    */
   readonly recordsOnly?: boolean;
   judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer>;

@@ -9,7 +9,7 @@
  *
  * Pass-through: when nothing can be refused (a record-only gate at observe, or checks off), each
  * chunk goes on the moment it arrives, like a bare pipe, and the frames are logged, judged and
- * observed right after, in one lane for both directions (docs/decisions/0044-observe-passes-bytes-first.md).
+ * observed right after, in one lane for both directions (docs/decisions/0048-observe-passes-bytes-first.md).
  */
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
