@@ -42,8 +42,9 @@ function resolvePosix(input: ResolveInput): Resolved {
     return { ok: false, reason: `${command}: no such executable file (looked at ${full})` };
   }
   for (const dir of (input.path ?? "").split(":")) {
-    // An empty PATH entry means the current folder, as in POSIX shells.
-    const full = posix.resolve(cwd, dir === "" ? "." : dir, command);
+    // An empty PATH entry means the current folder, as in POSIX shells: resolve() skips empty
+    // segments, so it lands in cwd.
+    const full = posix.resolve(cwd, dir, command);
     if (isFile(full)) return direct(full, input.args);
   }
   return { ok: false, reason: `${command}: command not found on PATH` };

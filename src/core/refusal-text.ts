@@ -38,7 +38,8 @@ function shellQuote(s: string): string {
 export function checkCommand(
   f: Pick<RefusalFacts, "tool" | "method" | "params" | "policySource"> & { tainted?: boolean },
 ): string {
-  const p = f.params !== null && typeof f.params === "object" ? (f.params as Record<string, unknown>) : {};
+  // Reading a key of a string or number params gives undefined, as it does for an object without it.
+  const p = (f.params ?? {}) as Record<string, unknown>;
   const policy =
     (f.policySource === "default" ? "" : ` --policy ${shellQuote(f.policySource)}`) +
     (f.tainted ? " --tainted" : "");

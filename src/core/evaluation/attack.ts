@@ -37,10 +37,9 @@ export function judgeEnvironment(s: Scenario): JudgeEnvironment {
   return { profile, resolver: mapResolver(s.platform, s.links), server: s.server.name };
 }
 
-function approvedPins(s: Scenario): ReadonlyMap<string, ToolPin> | undefined {
-  if (!s.approved) return undefined;
+function approvedPins(s: Scenario, approved: readonly Record<string, unknown>[]): ReadonlyMap<string, ToolPin> {
   const map = new Map<string, ToolPin>();
-  for (const tool of s.approved) {
+  for (const tool of approved) {
     const r = pinTool(tool);
     if (!r.ok) throw new Error(`scenario ${s.id}: approved tool ${r.name}: ${r.error}`);
     map.set(r.pin.name, r.pin);
@@ -63,7 +62,7 @@ function clientCanBeAsked(s: Scenario): boolean {
 /** Run one visible scenario at one level. */
 export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory): ScenarioRun {
   const judge = makeJudge(judgeEnvironment(s));
-  const pins = s.approved ? new PinState(approvedPins(s)) : undefined;
+  const pins = s.approved ? new PinState(approvedPins(s, s.approved)) : undefined;
   const canAsk = clientCanBeAsked(s);
   const pending = new Map<string, { method: string; params: unknown }>();
   const refused = new Set<string>();
@@ -99,10 +98,10 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
       try {
         value = JSON.parse(m.c2s_raw);
       } catch {
-        value = undefined;
+        // stays undefined: classify says it is not a message
       }
     } else {
-      value = { jsonrpc: "2.0", ...m.c2s };
+      value = m.c2s; // classify and the judge do not read "jsonrpc"
     }
     let msg = classify(value);
     if (Array.isArray(value)) {
@@ -143,7 +142,7 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
         stopped: outcome === "refuse",
         outcome,
         verdict: decision.verdict,
-        ...(decision.rule !== undefined ? { rule: decision.rule } : {}),
+        rule: decision.rule,
         reason: decision.unjudgeable
           ? `${decision.reason} (unjudgeable: ${decision.unjudgeable})`
           : decision.reason,

@@ -103,7 +103,7 @@ export function evaluateBenign(
   environmentFor: EnvironmentFor,
   exclude: ReadonlyMap<string, string> = new Map(),
 ): BenignReport {
-  const report: BenignReport = {
+  const report: Omit<BenignReport, "enforce" | "strict"> = {
     sessions: 0,
     excluded: [],
     calls: 0,
@@ -112,8 +112,6 @@ export function evaluateBenign(
     verdicts: { allow: 0, confirm: 0, deny: 0 },
     rules: {},
     flagged: [],
-    enforce: { ok: false, blocks: 0, calls: 0, why: "" },
-    strict: { ok: false, blocks: 0, calls: 0, why: "" },
   };
   const intervals: [number, number][] = [];
   let enforceBlocks = 0;
@@ -189,7 +187,9 @@ export function evaluateBenign(
     }
   }
   report.activeMs = unionLength(intervals);
-  report.enforce = blocksPerWeek(enforceBlocks, report.calls, report.activeMs);
-  report.strict = blocksPerWeek(strictBlocks, report.calls, report.activeMs);
-  return report;
+  return {
+    ...report,
+    enforce: blocksPerWeek(enforceBlocks, report.calls, report.activeMs),
+    strict: blocksPerWeek(strictBlocks, report.calls, report.activeMs),
+  };
 }

@@ -8,7 +8,7 @@ export function parseExcludeFile(text: string, file: string): Map<string, string
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) return;
-    const m = /^(\S+)(?:\s+#\s*(.*))?$/.exec(line);
+    const m = /^(\S+)(?:\s+#(.*))?$/.exec(line);
     if (!m) {
       problems.push({
         file,

@@ -49,9 +49,8 @@ export function mapResolver(
           return f === k || (f.startsWith(k) && (k.endsWith(sep) || f.charAt(k.length) === sep));
         });
         if (!hit) return current;
-        const next = hit[1] + current.slice(hit[0].length);
-        if (next === current) return current;
-        current = next;
+        // A link to itself changes nothing; the round limit ends it like any loop.
+        current = hit[1] + current.slice(hit[0].length);
       }
       return current;
     },

@@ -99,20 +99,21 @@ const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
  * as a match of its list for this effect, when that list is stricter than what the path earned.
  */
 function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: ContainerKind): JudgedEffect {
-  if (item.unjudgeable !== undefined || item.lexical === undefined || item.resolved === undefined)
-    return item;
+  // An unjudgeable path has no canonical forms; it is already deny, which nothing below outranks.
+  const { lexical, resolved } = item;
+  if (lexical === undefined || resolved === undefined) return item;
   const lists: Array<[PathList, Verdict]> = [
     ["deny", "deny"],
     ["confirm", "confirm"],
   ];
   if (cx.tainted) lists.push(["confirm_if_tainted", "confirm"]);
-  const forms = item.lexical === item.resolved ? [item.lexical] : [item.lexical, item.resolved];
+  const forms = [...new Set([lexical, resolved])];
   for (const [list, verdict] of lists) {
     if (RANK[verdict] <= RANK[item.verdict]) break;
     for (const form of forms) {
       const pattern = cx.policy.matchBelow(list, form, undefined, kind === "remove");
       if (pattern === undefined) continue;
-      const via = form === item.lexical ? "" : ` (through a link: ${item.lexical})`;
+      const via = form === lexical ? "" : ` (through a link: ${lexical})`;
       const note = list === "confirm_if_tainted" ? ", and this session has taken in untrusted content" : "";
       return {
         ...item,
@@ -177,13 +178,14 @@ export function explainCall(
   }
   // The deciding effect comes first, so a log that keeps only the head of a long list keeps it.
   const ordered = [top.effect, ...judgedEffects.filter((e) => e !== top.effect)];
+  // Every confirm or deny item names its rule (a path list, the exec class, or "unjudgeable").
   const decision: Decision = {
     verdict: top.verdict,
+    rule: top.rule,
     reason: top.reason,
     effects: ordered,
     tainted: cx.tainted,
   };
-  if (top.rule !== undefined) decision.rule = top.rule;
   if (top.unjudgeable !== undefined) decision.unjudgeable = top.unjudgeable;
   return { subject, decision, items };
 }

@@ -64,10 +64,9 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
   }
   // `physical` is where the kernel lands when a `..` follows a link (decision 0010).
   const forms = [...new Set([c.lexical, c.resolved, ...(c.physical === undefined ? [] : [c.physical])])];
-  const judged: JudgedEffect = {
+  const judged = {
     effect: { ...effect, canonical: c.resolved },
-    verdict: "allow",
-    reason: "",
+    verdict: "allow" as const,
     lexical: c.lexical,
     resolved: c.resolved,
     ...(c.physical === undefined ? {} : { physical: c.physical }),

@@ -31,15 +31,14 @@ export function diffTool(approved: ToolPin, live: ToolPin): Finding[] {
   }
   if (approved.title !== live.title)
     out.push({ text: "title changed", severity: "medium", was: approved.title, now: live.title });
-  if (!same(approved.inputSchema, live.inputSchema))
-    out.push(...diffSchema(approved.inputSchema, live.inputSchema, "schema"));
+  // Both diffs return nothing for equal inputs, so they need no guard.
+  out.push(...diffSchema(approved.inputSchema, live.inputSchema, "schema"));
   if (!same(approved.outputSchema, live.outputSchema)) {
     if (approved.outputSchema === null) out.push({ text: "output schema added", severity: "low" });
     else if (live.outputSchema === null) out.push({ text: "output schema removed", severity: "medium" });
     else out.push(...diffSchema(approved.outputSchema, live.outputSchema, "output schema"));
   }
-  if (!same(approved.annotations, live.annotations))
-    out.push(...diffAnnotations(approved.annotations, live.annotations));
+  out.push(...diffAnnotations(approved.annotations, live.annotations));
   if (out.length === 0 && approved.hash !== live.hash)
     out.push({ text: "definition changed", severity: "medium" });
   return out;

@@ -120,7 +120,6 @@ function diffItems(
   what: string,
   out: Finding[],
 ): void {
-  if (approved === undefined && live === undefined) return;
   const then = new Map(Object.entries(approved ?? {}));
   const seen = new Set<string>();
   for (const item of live ?? []) {

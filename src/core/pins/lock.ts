@@ -148,12 +148,12 @@ export function formatLockPath(at: readonly (string | number)[]): string {
   let s = "";
   for (let i = 0; i < at.length; i++) {
     const part = at[i]!;
+    // at[-1] is undefined, so the first part is never a name.
     const named =
-      i > 0 &&
-      (at[i - 1] === "servers" ||
-        at[i - 1] === "tools" ||
-        at[i - 1] === "prompts" ||
-        at[i - 1] === "resourceTemplates");
+      at[i - 1] === "servers" ||
+      at[i - 1] === "tools" ||
+      at[i - 1] === "prompts" ||
+      at[i - 1] === "resourceTemplates";
     if (typeof part === "number") s += `[${part}]`;
     else if (named) s += key(part);
     else s += s === "" ? part : `.${part}`;
@@ -174,8 +174,9 @@ export function approvedTools(entry: LockEntry): Map<string, ToolPin> {
 
 /** The lock text: 2-space indent, servers and items sorted by name, newline at the end. */
 export function serializeLock(lock: LockFile): string {
+  // The default sort compares UTF-16 code units, the order JCS uses too.
   const sortRecord = <T>(r: Record<string, T>): Record<string, T> =>
-    Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    Object.fromEntries(Object.keys(r).sort().map((k) => [k, r[k] as T]));
   // fromEntries defines own properties, so even a server named "__proto__" stays data.
   const servers = Object.fromEntries(
     Object.entries(sortRecord(lock.servers)).map(([id, e]): [string, LockEntry] => [
@@ -184,9 +185,9 @@ export function serializeLock(lock: LockFile): string {
         command: e.command,
         args: e.args,
         env: [...e.env].sort(),
-        ...(e.instructions !== undefined
-          ? { instructions: e.instructions, instructionsHash: e.instructionsHash }
-          : {}),
+        // JSON.stringify leaves both out when there are no instructions.
+        instructions: e.instructions,
+        instructionsHash: e.instructionsHash,
         tools: sortRecord(e.tools),
         ...(e.prompts !== undefined ? { prompts: sortRecord(e.prompts) } : {}),
         ...(e.resourceTemplates !== undefined ? { resourceTemplates: sortRecord(e.resourceTemplates) } : {}),

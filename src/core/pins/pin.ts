@@ -43,11 +43,8 @@ export function pinTool(tool: unknown): PinResult {
     return { ok: false, name: "", error: `expected a tool object, got ${describeValue(tool)}` };
   const name = tool["name"];
   if (typeof name !== "string" || name === "") {
-    return {
-      ok: false,
-      name: typeof name === "string" ? name : "",
-      error: `name: expected a non-empty string, got ${describeValue(name)}`,
-    };
+    // A string name here is the empty one, so there is no name to report either way.
+    return { ok: false, name: "", error: `name: expected a non-empty string, got ${describeValue(name)}` };
   }
   const bad = (error: string): PinResult => ({ ok: false, name, error });
   // JSON object readers (zod records among them) drop or misread this key, so it cannot be pinned.
@@ -93,7 +90,8 @@ export function pinItem(
   if (name === "__proto__")
     return { ok: false, name, error: 'name: "__proto__" cannot be stored in a lock file' };
   const fields: Record<string, unknown> = {};
-  for (const k of keys) if (item[k] !== undefined) fields[k] = item[k];
+  // An absent key stays undefined here; canonical JSON (hash and lock text) leaves it out.
+  for (const k of keys) fields[k] = item[k];
   try {
     return { ok: true, name, fields, hash: canonicalHash({ name, ...fields }) };
   } catch (err) {

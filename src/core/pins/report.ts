@@ -16,8 +16,8 @@ export function reportLines(server: readonly Finding[], tools: readonly Detailed
 
 const MAX_SHOWN = 2000;
 
-function shown(text: string | null | undefined): string {
-  if (text === null || text === undefined) return "(none)";
+function shown(text: string | null): string {
+  if (text === null) return "(none)";
   const cut =
     text.length > MAX_SHOWN
       ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)`

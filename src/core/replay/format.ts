@@ -24,11 +24,13 @@ export function formatLatency(ms: number): string {
 }
 
 function showId(id: ReplayItem["id"]): string {
-  return id === undefined ? "" : `id=${typeof id === "string" ? JSON.stringify(id) : String(id)}`;
+  // JSON quotes a string id and writes a number as it is, so 1 and "1" print differently.
+  return id === undefined ? "" : `id=${JSON.stringify(id)}`;
 }
 
 function body(item: ReplayItem): string {
-  const arrow = item.dir === "c2s" ? "->" : item.dir === "s2c" ? "<-" : "  ";
+  // Only frames and the messages in them print the arrow, and those always have a direction.
+  const arrow = item.dir === "c2s" ? "->" : "<-";
   const star = item.batch ? "*" : " ";
   const tool = item.tool !== undefined ? `tool=${esc(item.tool)}` : "";
   const detail = item.detail !== undefined ? esc(clip(item.detail, DETAIL_MAX)) : "";

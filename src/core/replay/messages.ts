@@ -30,9 +30,9 @@ export function classify(value: unknown): Message {
   return { kind: "other", why: "neither a request, a notification nor a response" };
 }
 
-/** Map key for an id in one direction: `1` and `"1"` stay different. */
+/** Map key for an id in one direction: `1` and `"1"` stay different (JSON quotes the string). */
 export function idKey(direction: "c2s" | "s2c", id: JsonRpcId): string {
-  return `${direction}:${typeof id === "number" ? "n" : "s"}:${String(id)}`;
+  return `${direction}:${JSON.stringify(id)}`;
 }
 
 /** The frame's messages: one, or each member of a batch. Undefined when not JSON. */
@@ -59,7 +59,7 @@ export function failureOf(body: Record<string, unknown>): { code?: number; messa
   if (isRecord(error)) {
     const code = typeof error["code"] === "number" ? error["code"] : undefined;
     const message = typeof error["message"] === "string" ? error["message"] : "";
-    return code === undefined ? { message } : { code, message };
+    return { code, message };
   }
   const result = body["result"];
   if (isRecord(result) && result["isError"] === true) return { message: firstText(result) ?? "" };

@@ -147,7 +147,7 @@ class SessionBuilder {
         kind: "request",
         method: m.method,
         id: m.id,
-        ...(tool !== undefined ? { tool } : {}),
+        tool,
       });
       return;
     }
@@ -166,8 +166,10 @@ class SessionBuilder {
     if (req) {
       item.answers = req.method;
       if (req.tool !== undefined) item.tool = req.tool;
-      if (Number.isFinite(at - req.at)) item.latencyMs = at - req.at;
-      if (req.method === "tools/call" && dir === "s2c") s.noteAnswer(key, outcome);
+      const latency = at - req.at;
+      if (Number.isFinite(latency)) item.latencyMs = latency;
+      // Every answer is noted; the summary counts only those to the client's tools/call requests.
+      s.noteAnswer(key, outcome);
       const result = m.body["result"];
       if (req.method === "initialize" && isRecord(result))
         noteHandshake(s, { protocolVersion: result["protocolVersion"], serverInfo: result["serverInfo"] });
