@@ -129,6 +129,7 @@ describe("unjudgeable calls", () => {
   it("words each ill-formed shape", () => {
     expect(why("tools/call", undefined)).toBe("tools/call params must be an object, got none");
     expect(why("tools/call", [1])).toBe("tools/call params must be an object, got a list");
+    expect(why("tools/call", null)).toBe("tools/call params must be an object, got null");
     expect(why("prompts/get", "x")).toBe("prompts/get params must be an object, got string");
     expect(why("tools/call", {})).toBe("tools/call needs a string name, got none");
     expect(why("tools/call", { name: 1 })).toBe("tools/call needs a string name, got number");

@@ -43,7 +43,7 @@ function callShape(
   params: unknown,
 ): { subject: string; args: Record<string, unknown> } | { effects: Effect[]; subject: string } | string {
   if (!isRecord(params))
-    return `${method} params must be an object, got ${params === undefined ? "none" : Array.isArray(params) ? "a list" : typeof params}`;
+    return `${method} params must be an object, got ${params === undefined ? "none" : params === null ? "null" : Array.isArray(params) ? "a list" : typeof params}`;
   if (method === "resources/read") {
     const uri = params["uri"];
     if (typeof uri !== "string") return `resources/read needs a string uri, got ${typeof uri}`;
