@@ -7,18 +7,15 @@
 export function commandTokens(command: string): string[] {
   const out: string[] = [];
   for (const raw of command.split(/[\s;|&<>()`]+/)) {
-    let word = raw.replace(/^["']+|["']+$/g, "").replace(/["']/g, "");
+    // Quotes only group words; `"~/.ssh"x` and `it's` name what they spell without them.
+    let word = raw.replace(/["']/g, "");
     // `$(cat x)` splits into `$` and `cat`; a lone `$` or `{`/`}` says nothing.
     word = word.replace(/^\$(?=$)/, "").replace(/^[{}]+$/, "");
     if (word === "") continue;
+    // `-rf` is an option, not a path; every other word is a candidate.
+    if (!word.startsWith("-")) out.push(word);
+    // `--output=/etc/passwd`, `VAR=/path` and `if=/dev/sda`: the value after `=` is a candidate too.
     const eq = word.indexOf("=");
-    if (word.startsWith("-")) {
-      // `-rf` is an option; `--output=/etc/passwd` carries a path after `=`.
-      if (eq > 0 && eq < word.length - 1) out.push(word.slice(eq + 1));
-      continue;
-    }
-    out.push(word);
-    // `VAR=/path` assignments and `if=/dev/sda`-style operands: the value is a candidate too.
     if (eq > 0 && eq < word.length - 1) out.push(word.slice(eq + 1));
   }
   return out;

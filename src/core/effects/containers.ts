@@ -1,6 +1,6 @@
 import type { Effect } from "../types.js";
 import { commandTokens } from "./command-tokens.js";
-import { inWorkdir, isRelativeWord, workdirOf } from "./extract.js";
+import { commandText, inWorkdir, isRelativeWord, workdirOf } from "./extract.js";
 import { knownTool, nameWords } from "./tool-table.js";
 
 // Which written paths of a call may be whole FOLDERS that are moved, copied, linked or unpacked
@@ -73,12 +73,6 @@ export function moverOperands(command: string, programs: ReadonlySet<string> = M
   return out;
 }
 
-function commandStrings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return [value.join(" ")];
-  return [];
-}
-
 /**
  * For the effects of one call, whether a path may be a folder placed (moved, copied, unpacked)
  * or removed as a whole: the arguments a table tool declares (move_file's source and
@@ -106,9 +100,9 @@ export function containerTest(
             : undefined;
   }
   if (known !== undefined) {
-    const names = known.containers ?? [];
+    const names = known.containers;
     return (e) =>
-      isWrite(e) && names.some((n) => e.at === `arguments.${n}` || e.at.startsWith(`arguments.${n}[`))
+      isWrite(e) && names?.some((n) => e.at === `arguments.${n}` || e.at.startsWith(`arguments.${n}[`))
         ? "place"
         : undefined;
   }
@@ -118,7 +112,7 @@ export function containerTest(
     : words.some((w) => REMOVER_WORDS.has(w))
       ? "remove"
       : undefined;
-  return (e) => (kind !== undefined && isWrite(e) ? kind : undefined);
+  return (e) => (isWrite(e) ? kind : undefined);
 }
 
 /** The operands of `programs` in the command arguments, also placed in the call's working directory. */
@@ -132,11 +126,12 @@ function operandsIn(
   for (const [name, value] of Object.entries(args)) {
     const role = roles?.[name];
     if (role !== undefined && role !== "command") continue;
-    for (const command of commandStrings(value))
-      for (const word of moverOperands(command, programs)) {
-        spelled.add(word);
-        if (workdir && isRelativeWord(word)) spelled.add(inWorkdir(workdir.dir, word));
-      }
+    const command = commandText(value);
+    if (command === undefined) continue;
+    for (const word of moverOperands(command, programs)) {
+      spelled.add(word);
+      if (workdir && isRelativeWord(word)) spelled.add(inWorkdir(workdir.dir, word));
+    }
   }
   return spelled;
 }

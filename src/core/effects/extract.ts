@@ -51,7 +51,9 @@ function isProse(s: string): boolean {
  */
 function embeddedJson(s: string, at: string): unknown {
   const t = s.trim();
-  if (!((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]")))) return undefined;
+  // Only objects and arrays: `42` or `true` in a path position is a name, not structure. Text that
+  // merely starts with a bracket fails to parse below.
+  if (t[0] !== "{" && t[0] !== "[") return undefined;
   const parsed = parseStrictJson(t, BUDGET.maxDepth);
   if (parsed.ok) return parsed.value;
   if (parsed.error.startsWith("not valid JSON")) return undefined; // just text in brackets
@@ -112,8 +114,8 @@ class Walker {
     }
   }
 
+  /** Called by visit, which has already left out text and remote positions. */
   string(s: string, at: string, role: Role, depth: number): void {
-    if (role === "text" || role === "remote") return;
     this.count(s);
     if (role === "command" || (role === "generic" && this.execClass)) {
       this.commandWords(s, at, depth);
@@ -139,7 +141,7 @@ class Walker {
     }
     const nested = embeddedJson(s, at);
     if (nested !== undefined) {
-      this.visit(nested, `${at}<json>`, "generic", depth + 1);
+      this.visit(nested, `${at}<json>`, role, depth + 1); // role is "generic" here
       return;
     }
     if (isProse(s) || s.trim().length === 0) return;
@@ -170,11 +172,17 @@ class Walker {
 function commandOf(tool: string, args: Record<string, unknown>, declared: Record<string, ArgRole>): string {
   const names = [...Object.keys(declared).filter((k) => declared[k] === "command"), ...COMMAND_ARGS];
   for (const name of names) {
-    const v = args[name];
-    if (typeof v === "string") return v;
-    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(" ");
+    const command = commandText(args[name]);
+    if (command !== undefined) return command;
   }
   return tool;
+}
+
+/** A command given as one string, or as a list of words (argv); anything else is not one. */
+export function commandText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((x) => typeof x === "string")) return value.join(" ");
+  return undefined;
 }
 
 /** `word` spelled inside the folder `dir`, with the folder's own separator. */
@@ -207,8 +215,8 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
       const declared = known?.args[name];
       // Argument names are the tool schema's vocabulary (`path`, `content`), not values: an
       // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
-      // keys deeper down always are.
-      if (declared === undefined && !IDENTIFIER.test(name))
+      // keys deeper down always are. (Every name the table declares is identifier-shaped.)
+      if (!IDENTIFIER.test(name))
         walker.string(name, `arguments{key ${JSON.stringify(name)}}`, "generic", 1);
       walker.visit(value, `arguments.${name}`, declared ?? "generic", 1);
     }

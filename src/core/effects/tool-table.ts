@@ -137,8 +137,9 @@ const TABLE: Record<string, KnownTool> = {
 /** Desktop Commander's read_file fetches `path` as a URL when `isUrl` is true. */
 export function knownTool(tool: string, args: Record<string, unknown>): KnownTool | undefined {
   const entry = TABLE[tool.toLowerCase()];
-  if (entry && tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
-    return { fallback: "read", args: { path: "pathOrUrl", isUrl: "text" } };
+  // (`isUrl` itself is a boolean, which never names a path, so it needs no role.)
+  if (tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
+    return { fallback: "read", args: { path: "pathOrUrl" } };
   }
   return entry;
 }

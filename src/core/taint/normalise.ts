@@ -84,8 +84,7 @@ const HIDDEN_ELEMENT =
 
 /** Mostly printable text: decoded binary is not an instruction. */
 function printable(s: string): boolean {
-  if (s.length === 0) return false;
-  let ok = 0;
+  let ok = 0; // empty text: 0 / 0 is NaN, which is not above the bar either
   for (const ch of s) {
     const c = ch.codePointAt(0) ?? 0;
     if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 0xfffd && c !== 127)) ok++;
@@ -96,7 +95,8 @@ function printable(s: string): boolean {
 function decodeBase64(run: string): string | undefined {
   // A hex digest (git hash, checksum) is also valid base64; it never decodes to words.
   if (/^[0-9a-f]+$/i.test(run)) return undefined;
-  const text = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+  // Node's base64 decoder also reads the URL-safe alphabet (`-`, `_`).
+  const text = Buffer.from(run, "base64").toString("utf8");
   return printable(text) ? text : undefined;
 }
 
@@ -118,12 +118,14 @@ function decodePercent(s: string): string | undefined {
 /** Direct children of one layer: what its encodings and hidden markup contain. */
 function children(layer: Layer): Layer[] {
   const out: Layer[] = [];
-  const text = layer.text.slice(0, MAX_TEXT);
+  // Never longer than MAX_TEXT: the plain layer is cut to it, and every child is shorter than its parent.
+  const text = layer.text;
   const via = (k: string) => (layer.via === "plain" ? k : `${layer.via}>${k}`);
+  // The groups read below are not optional: every match has them.
   for (const m of text.matchAll(HTML_COMMENT))
-    out.push({ via: via("html-comment"), hidden: true, text: m[1] ?? "" });
+    out.push({ via: via("html-comment"), hidden: true, text: m[1] as string });
   for (const m of text.matchAll(HIDDEN_ELEMENT))
-    out.push({ via: via("hidden-markup"), hidden: true, text: m[2] ?? "" });
+    out.push({ via: via("hidden-markup"), hidden: true, text: m[2] as string });
   const pct = decodePercent(text);
   if (pct !== undefined && pct !== text) out.push({ via: via("percent"), hidden: layer.hidden, text: pct });
   for (const m of text.matchAll(BASE64_RUN)) {
@@ -139,7 +141,7 @@ function children(layer: Layer): Layer[] {
 export function revealLayers(text: string): Layer[] {
   const layers: Layer[] = [{ via: "plain", hidden: false, text: text.slice(0, MAX_TEXT) }];
   let frontier = layers.slice();
-  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0 && layers.length < MAX_LAYERS; round++) {
+  for (let round = 0; round < MAX_ROUNDS && layers.length < MAX_LAYERS; round++) {
     const next: Layer[] = [];
     for (const layer of frontier) {
       for (const child of children(layer)) {

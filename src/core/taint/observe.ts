@@ -1,7 +1,7 @@
 import { requestEffects } from "../judge/decide.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { TaintEvent } from "../session-judge.js";
-import { MAX_TEXT, revealLayers } from "./normalise.js";
+import { type Layer, MAX_TEXT, revealLayers } from "./normalise.js";
 import { type SignatureHit, scoreLayers } from "./signatures.js";
 
 /** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
@@ -10,8 +10,11 @@ const MAX_DEPTH = 16;
 /** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
 const MAX_REVEALED_CHARS = 1024 * 1024;
 
-/** Every string in a response's result or error, joined, in windows of at most MAX_TEXT. */
-function responseWindows(response: Record<string, unknown>): string[] {
+/**
+ * Every string in a response's result or error, each followed by a line break, cut into windows of
+ * MAX_TEXT characters (and the break after the last piece). Exported for tests.
+ */
+export function responseWindows(response: Record<string, unknown>): string[] {
   const windows: string[] = [];
   let current = "";
   const push = (s: string) => {
@@ -29,12 +32,13 @@ function responseWindows(response: Record<string, unknown>): string[] {
   const walk = (v: unknown, depth: number): void => {
     if (windows.length >= MAX_WINDOWS || depth > MAX_DEPTH) return;
     if (typeof v === "string") push(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    // Arrays too: Object.values gives a (JSON, so dense) array's elements in order.
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
   };
   walk(response["result"], 0);
   walk(response["error"], 0);
-  if (current.length > 0 && windows.length < MAX_WINDOWS) windows.push(current);
+  // A full set of windows always ends with an empty `current`: push stops only after a window fills.
+  if (current.length > 0) windows.push(current);
   return windows;
 }
 
@@ -46,17 +50,18 @@ export function scoreResponse(response: Record<string, unknown>): {
 } {
   // Every window's plain text is scanned; revealed layers share one budget across the response,
   // so a response full of encoded blobs cannot multiply the work.
-  const layers = [];
   let revealedChars = 0;
-  for (const w of responseWindows(response)) {
-    const [plain, ...hidden] = revealLayers(w);
-    if (plain) layers.push(plain);
+  const layers = responseWindows(response).flatMap((w) => {
+    // revealLayers always returns the plain layer first.
+    const [plain, ...hidden] = revealLayers(w) as [Layer, ...Layer[]];
+    const kept = [plain];
     for (const l of hidden) {
       if (revealedChars + l.text.length > MAX_REVEALED_CHARS) break;
       revealedChars += l.text.length;
-      layers.push(l);
+      kept.push(l);
     }
-  }
+    return kept;
+  });
   return scoreLayers(layers);
 }
 
