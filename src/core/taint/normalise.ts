@@ -85,9 +85,14 @@ const HIDDEN_ELEMENT =
 /** Mostly printable text: decoded binary is not an instruction. */
 function printable(s: string): boolean {
   let ok = 0; // empty text: 0 / 0 is NaN, which is not above the bar either
+  let seen = 0;
   for (const ch of s) {
+    seen += ch.length;
     const c = ch.codePointAt(0) ?? 0;
     if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 0xfffd && c !== 127)) ok++;
+    // Even if all the rest were printable the share could not pass the bar: the same answer,
+    // without walking the rest of a long run of decoded binary.
+    else if ((ok + s.length - seen) / s.length <= 0.9) return false;
   }
   return ok / s.length > 0.9;
 }
