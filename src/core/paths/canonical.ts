@@ -23,7 +23,8 @@ export type Lexical =
   | {
       ok: true;
       lexical: string;
-      parsed: Parsed;
+      /** The root and the normalised names of `lexical`. */
+      parsed: Pick<Parsed, "root" | "segments">;
       wasAbsolute: boolean;
       /** The absolute path's names under `parsed.root` before `.` and `..` were folded. */
       unfolded: readonly string[];
@@ -85,7 +86,7 @@ export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
   return {
     ok: true,
     lexical,
-    parsed: { kind: "absolute", root, segments: norm.segments },
+    parsed: { root, segments: norm.segments },
     wasAbsolute,
     unfolded: segments,
   };
@@ -107,10 +108,8 @@ export function canonicalise(input: string, profile: PlatformProfile, resolver: 
     if (physical !== resolved) out.physical = physical;
   }
   // A file with several names: writing it changes files no path rule sees (decision 0012).
-  if (resolver.hasOtherNames !== undefined) {
-    const shared = [out.resolved, ...(out.physical === undefined ? [] : [out.physical])];
-    if (shared.some((p) => resolver.hasOtherNames?.(p) === true)) out.otherNames = true;
-  }
+  const shared = [out.resolved, ...(out.physical === undefined ? [] : [out.physical])];
+  if (shared.some((p) => resolver.hasOtherNames?.(p) === true)) out.otherNames = true;
   return out;
 }
 

@@ -80,11 +80,11 @@ export function parsePath(input: string, platform: Platform): ParseResult {
  */
 export function win32Name(segment: string): string | null {
   const colon = segment.indexOf(":");
-  let name = colon >= 0 ? segment.slice(0, colon) : segment;
-  if (name === "." || name === "..") return name;
-  name = name.replace(/[. ]+$/, "");
-  if (name === "" && /^[. ]+$/.test(colon >= 0 ? segment.slice(0, colon) : segment)) return null;
-  return name;
+  const base = colon >= 0 ? segment.slice(0, colon) : segment;
+  if (base === "." || base === "..") return base;
+  const name = base.replace(/[. ]+$/, "");
+  // Empty after the strip but not before: the name was only dots and spaces.
+  return name === "" && base !== "" ? null : name;
 }
 
 export type Normalised = { ok: true; segments: string[] } | { ok: false; error: string };

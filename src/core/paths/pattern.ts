@@ -95,15 +95,14 @@ export function compilePathPattern(body: string, profile: PlatformProfile): Comp
 
 function compileNamePattern(body: string, slashed: string, platform: Platform): CompiledPattern {
   if (!slashed.startsWith("**/")) return reject("**/ at the start of a name pattern");
+  // Catch-alls (`**/`, `**/**`, `**/*`, `**/*/**`…) are only `*` and separators: refused above.
   let rest = slashed.slice(3);
   const subtree = rest.endsWith("/**");
   if (subtree) rest = rest.slice(0, -3);
-  if (rest === "" || rest === "**") return reject(EVERYTHING);
   const raw = rest.split("/");
   if (raw.some((s) => s === "")) return reject("no empty segment or trailing separator in a name pattern");
   if (raw.some((s) => s.includes("**"))) return reject("** only at the start (**/…) or the end (…/**)");
   if (raw.some((s) => s === "." || s === "..")) return reject("names without . or .. segments");
-  if (raw.every(matchesAnyName)) return reject(EVERYTHING);
   const matchers: SegmentMatcher[] = [];
   for (const seg of raw) {
     const c = compileSegment(foldName(seg, platform));
@@ -180,8 +179,9 @@ function compileAnchored(
   const subtree = slashed.endsWith("/**");
   const anchorText = subtree ? text.slice(0, -3) : text;
   const anchorSlashed = subtree ? slashed.slice(0, -3) : slashed;
-  if (anchorText === "") return reject(EVERYTHING);
-  if (isSep(anchorText[anchorText.length - 1], platform) && anchorText.length > 1) {
+  // The anchor is never empty or a lone separator here: `/**`, `\**` and `/` were refused above
+  // as catch-alls.
+  if (isSep(anchorText[anchorText.length - 1], platform)) {
     return reject("no trailing separator (end a folder with /** to cover what is inside)");
   }
   if (anchorText.startsWith("~") && anchorText.length > 1 && !isSep(anchorText[1], platform)) {
@@ -210,13 +210,15 @@ function compileAnchored(
 }
 
 function inertPattern(body: string, subtree: boolean, why: string): CompiledPathPattern {
-  return { body, form: subtree ? "subtree" : "file", inert: why, test: () => false, below: () => false };
+  const never = (): boolean => false;
+  return { body, form: subtree ? "subtree" : "file", inert: why, test: never, below: never };
 }
 
 function under(p: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean {
   if (p.root !== anchor.root) return false;
   const n = anchor.segments.length;
-  if (subtree ? p.segments.length < n : p.segments.length !== n) return false;
+  // A path shorter than the anchor fails the loop at once: its name at n - 1 is undefined.
+  if (!subtree && p.segments.length !== n) return false;
   for (let i = n - 1; i >= 0; i--) if (p.segments[i] !== anchor.segments[i]) return false; // names differ most at the end
   return true;
 }
@@ -228,7 +230,9 @@ function under(p: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean
 function anchorBelow(dir: PreparedPath, anchor: PreparedPath, subtree: boolean): boolean {
   if (dir.root !== anchor.root) return false;
   const n = dir.segments.length;
-  if (subtree ? anchor.segments.length < n : anchor.segments.length <= n) return false;
+  // An anchor shorter than `dir` fails the loop at once (its name at n - 1 is undefined); a FILE
+  // anchor at `dir` itself is not below it.
+  if (!subtree && anchor.segments.length === n) return false;
   for (let i = n - 1; i >= 0; i--) if (dir.segments[i] !== anchor.segments[i]) return false;
   return true;
 }
@@ -244,9 +248,9 @@ function anchoredPattern(
   // The real path of the anchor, when a resolver says it differs from the lexical one.
   const realAnchor = (resolver: PathResolver | undefined): PreparedPath | undefined => {
     if (!resolver) return undefined;
-    let real = resolver.realpath(anchor);
+    // No NFC step for darwin here: splitPath folds each name, which normalises it.
+    const real = resolver.realpath(anchor);
     if (real === undefined || real === anchor) return undefined;
-    if (platform === "darwin") real = real.normalize("NFC");
     if (realMemo?.real !== real) realMemo = { real, prepared: splitPath(real, platform) };
     return realMemo.prepared;
   };

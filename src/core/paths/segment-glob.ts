@@ -12,7 +12,7 @@ export interface SegmentMatcher {
 export type CompiledSegment = { ok: true; matcher: SegmentMatcher } | { ok: false; expected: string };
 
 const OUTSIDE = /[.*+?^${}()|[\]\\/]/g;
-const INSIDE = /[\\\][^-]/g;
+const INSIDE = /[\\\][^]/g;
 
 export function hasWildcard(text: string): boolean {
   return /[*?[]/.test(text);
@@ -44,9 +44,9 @@ export function compileSegment(segment: string): CompiledSegment {
           ok: false,
           expected: `at least one character inside [] in segment ${JSON.stringify(segment)}`,
         };
-      const members = body
-        .map((m, j) => (m === "-" && j > 0 && j < body.length - 1 ? "-" : m.replace(INSIDE, "\\$&")))
-        .join("");
+      // `-` is left as written: between two members it is a range, and at either end of a JS
+      // class it is a literal `-` by itself.
+      const members = body.join("").replace(INSIDE, "\\$&");
       src += `[${negate ? "^" : ""}${members}]`;
       i = close;
     } else {

@@ -25,7 +25,7 @@ export interface CompiledLists {
   sources: GlobSet;
   servers: GlobSet;
   exclude: GlobSet;
-  envDeny: string[];
+  envDeny: readonly string[];
 }
 
 const SEVERITY: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -78,7 +78,7 @@ export function compileLists(
     sources: globList(raw, ["taint", "sources"], problems),
     servers: globList(raw, ["taint", "servers"], problems),
     exclude: globList(raw, ["taint", "exclude"], problems),
-    envDeny: globList(raw, ["env", "deny"], problems).globs.slice(),
+    envDeny: globList(raw, ["env", "deny"], problems).globs,
   };
   return { lists, problems };
 }

@@ -17,11 +17,10 @@ import { ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
 import { formatKeyPath, readYamlTree, type KeyPath, type YamlTree } from "./yaml-tree.js";
 
 function valueAt(root: unknown, path: KeyPath): unknown {
+  // zod reports a path only through the mappings and lists it walked into, so every step but
+  // the last lands on a container.
   let here: unknown = root;
-  for (const part of path) {
-    if (here === null || typeof here !== "object") return undefined;
-    here = (here as Record<string | number, unknown>)[part];
-  }
+  for (const part of path) here = (here as Record<string | number, unknown>)[part];
   return here;
 }
 
@@ -32,12 +31,12 @@ function describe(value: unknown): string {
 }
 
 /** The line of the value at `path`, else of its key, else of the closest parent that has one. */
-function lineFor(tree: YamlTree, path: KeyPath, preferKey = false): number {
+function lineFor(tree: YamlTree, path: KeyPath, preferKey: boolean): number {
   for (let n = path.length; n >= 0; n -= 1) {
     const at = formatKeyPath(path.slice(0, n));
-    const line = preferKey
-      ? (tree.lines.get(`key:${at}`) ?? tree.lines.get(at))
-      : (tree.lines.get(at) ?? tree.lines.get(`key:${at}`));
+    // Every key that has a line also has a value line (an empty value takes the key's), so the
+    // `key:` entry is only worth asking for when the key's own line is wanted.
+    const line = (preferKey ? tree.lines.get(`key:${at}`) : undefined) ?? tree.lines.get(at);
     if (line !== undefined) return line;
   }
   return 1;
@@ -72,9 +71,8 @@ function schemaProblems(tree: YamlTree, issues: readonly z.core.$ZodIssue[]): Om
       continue;
     }
     const value = valueAt(tree.value, path);
-    const expected =
-      expectedAt(path) ??
-      (issue.code === "invalid_value" ? `one of ${issue.values.map(String).join(", ")}` : issue.message);
+    // EXPECTED words every key of the schema; zod's own message is only a fallback.
+    const expected = expectedAt(path) ?? issue.message;
     out.push({
       line: lineFor(tree, path, value === undefined),
       key: formatKeyPath(path),
@@ -104,10 +102,10 @@ export function loadPolicy(
     got: p.got,
   }));
   const fail = (): never => {
-    const sorted = problems
-      .map((p, i) => ({ p, i }))
-      .sort((a, b) => (a.p.line ?? 0) - (b.p.line ?? 0) || a.i - b.i)
-      .map(({ p }) => ({ file: source, ...p }));
+    // sort() is stable: problems on one line keep the order they were found in.
+    const sorted = [...problems]
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+      .map((p) => ({ file: source, ...p }));
     throw new ConfigError(sorted);
   };
   if (tree.broken) return fail();
@@ -131,7 +129,8 @@ export function loadPolicy(
   problems.push(...listProblems.map(located));
   // Checked on its own so that a mistake elsewhere in the file does not hide this one.
   const exec = ExecSchema.optional().safeParse(section(tree.value, "exec"));
-  if (exec.success) problems.push(...crossCheck(exec.data).map(located));
+  // An invalid exec section has no data (already reported by the schema): nothing to cross-check.
+  problems.push(...crossCheck(exec.data).map(located));
 
   if (problems.length > 0 || !parsed.success) return fail();
   return buildPolicy(parsed.data, lists, source, sha256);

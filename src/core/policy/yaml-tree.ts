@@ -73,7 +73,8 @@ export function readYamlTree(text: string): YamlTree {
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const keyLine = lineOf(keyNode?.range?.[0]);
-        if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
+        // typeof null is "object": this also refuses the null key (`~:`).
+        if (!isScalar(keyNode) || typeof keyNode.value === "object") {
           problems.push({ path, line: keyLine, expected: "plain keys", got: "a complex or empty key" });
           continue;
         }
@@ -91,13 +92,13 @@ export function readYamlTree(text: string): YamlTree {
         seen.set(key, keyLine);
         lines.set(`key:${formatKeyPath([...path, key])}`, keyLine);
         // An empty value (`deny:` with nothing after it) has no node; place it on the key's line.
-        const value = pair.value === null ? null : convert(pair.value, [...path, key]);
+        const value = convert(pair.value, [...path, key]);
         if (pair.value === null) lines.set(formatKeyPath([...path, key]), keyLine);
         Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
-    return node === null ? null : undefined;
+    return null; // no node at all: an empty value
   };
 
   if (doc.contents === null) {
