@@ -107,6 +107,23 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect(s.buffered).toBe(0);
   });
 
+  it("matches whole frames on the edge cases: a CR at end of stream, a BOM, a head built from tiny chunks", () => {
+    const cases = [
+      Buffer.from("abc\r"), // final frame without LF: the CR belongs to the frame and its hash
+      Buffer.from("x\r\nabc\r"),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n')]), // BOM kept as U+FEFF
+    ];
+    for (const stream of cases) {
+      const expected = run([stream], { after: Number.MAX_SAFE_INTEGER, headBytes: 4 });
+      expect(run(cut(stream, [1, 2, 3, 4, 5, 6, 7, 8, 9]), { after: 0, headBytes: 4 })).toEqual(expected);
+    }
+    const bom = run([Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\n")])], {
+      after: 0,
+      headBytes: 4,
+    });
+    expect(bom[0]?.text).toBe("\ufeffab");
+  });
+
   it("without a big-frame callback, lines stay bytes whatever their size", () => {
     const s = new LineSplitter(1024, { after: 4, headBytes: 2 });
     const got: Frame[] = [];

@@ -65,7 +65,31 @@ describe("parseSharingLongStrings", () => {
     expect(parseSharingLongStrings(text, 20)).toEqual(JSON.parse(text));
   });
 
-  it("refuses an unterminated long string like JSON.parse", () => {
+  it("refuses an unterminated long string like JSON.parse, even as the whole text", () => {
     expect(() => parseSharingLongStrings('{"a":"' + "x".repeat(100), 4)).toThrow(SyntaxError);
+    // Swapped for a well-formed placeholder, this one alone would parse.
+    expect(() => parseSharingLongStrings('"' + "x".repeat(10), 4)).toThrow(SyntaxError);
+  });
+
+  it("never swaps a member name, whatever whitespace stands before its colon", () => {
+    for (const gap of [" ", "\n", "\t", "\r", " \r\n\t "]) {
+      const text = `{"aaaaaaaaaa"${gap}:"bbbbbbbbbb"}`;
+      expect(parseSharingLongStrings(text, 4)).toEqual(JSON.parse(text));
+    }
+  });
+
+  it("leaves nulls, numbers and nested lists around swapped strings as they were", () => {
+    const text = '[null, 1, "xxxxxxxxxx", {"k": null, "l": ["yyyyyyyyyy", null]}, [["zzzzzzzzzz"]], true]';
+    expect(parseSharingLongStrings(text, 4)).toEqual(JSON.parse(text));
+  });
+
+  it("gives ordinary data properties, as JSON.parse does", () => {
+    const v = parseSharingLongStrings('{"t":"xxxxxxxxxx"}', 4) as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(v, "t")).toEqual({
+      value: "xxxxxxxxxx",
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   });
 });
