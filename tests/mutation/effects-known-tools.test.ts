@@ -100,3 +100,66 @@ describe("known tools read each argument by its role", () => {
     expect(r.effects.map((e) => `${e.operation} ${e.kind}`).join(", ")).toBe(EXPECTED[role]);
   });
 });
+
+/** What an argument the table does not list becomes, by the tool's fallback. */
+const FALLBACK: Record<string, string> = {
+  read: "read path",
+  write: "write path",
+  exec: "exec command, write path",
+};
+
+const FALLBACKS: ReadonlyArray<[tool: string, fallback: keyof typeof FALLBACK]> = [
+  ["read_file", "read"],
+  ["read_text_file", "read"],
+  ["read_media_file", "read"],
+  ["read_multiple_files", "read"],
+  ["list_directory", "read"],
+  ["list_directory_with_sizes", "read"],
+  ["directory_tree", "read"],
+  ["search_files", "read"],
+  ["get_file_info", "read"],
+  ["list_allowed_directories", "read"],
+  ["write_file", "write"],
+  ["edit_file", "write"],
+  ["create_directory", "write"],
+  ["move_file", "write"],
+  ["git_status", "read"],
+  ["git_diff_unstaged", "read"],
+  ["git_diff_staged", "read"],
+  ["git_diff", "read"],
+  ["git_log", "read"],
+  ["git_show", "read"],
+  ["git_branch", "read"],
+  ["git_add", "write"],
+  ["git_commit", "write"],
+  ["git_checkout", "write"],
+  ["git_create_branch", "write"],
+  ["git_reset", "write"],
+  ["edit_block", "write"],
+  ["write_pdf", "write"],
+  ["start_search", "read"],
+  ["start_process", "exec"],
+  ["interact_with_process", "exec"],
+  ["set_config_value", "exec"],
+  ["fetch", "read"],
+  ["gzip-file-as-resource", "write"],
+  ["execute_blender_code", "exec"],
+  ["generate_hyper3d_model_via_images", "read"],
+  ["generate_hunyuan3d_model", "read"],
+  ["import_generated_asset_hunyuan", "write"],
+  ["run_command", "exec"],
+  ["shell_execute", "exec"],
+  ["write_to_terminal", "exec"],
+  ["create_or_update_file", "write"],
+  ["push_files", "write"],
+  ["delete_file", "write"],
+  ["get_file_contents", "read"],
+];
+
+describe("known tools read an argument they do not list by their fallback", () => {
+  it.each(FALLBACKS)("%s falls back to %s", (tool, fallback) => {
+    const r = extractEffects(tool, { zz_unlisted: "/srv/p" }, false);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.effects.map((e) => `${e.operation} ${e.kind}`).join(", ")).toBe(FALLBACK[fallback]);
+  });
+});
