@@ -21,7 +21,11 @@ describe("command words", () => {
   });
 
   it("drops quotes wherever they are in a word", () => {
-    expect(commandTokens(`cat "~/.ssh"/id_rsa '/etc'"/passwd"`)).toEqual(["cat", "~/.ssh/id_rsa", "/etc/passwd"]);
+    expect(commandTokens(`cat "~/.ssh"/id_rsa '/etc'"/passwd"`)).toEqual([
+      "cat",
+      "~/.ssh/id_rsa",
+      "/etc/passwd",
+    ]);
   });
 });
 

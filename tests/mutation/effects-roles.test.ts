@@ -38,7 +38,9 @@ describe("url and pathOrUrl roles", () => {
       "read url arguments.path https://e.com/x",
     ]);
     // Declared as a path: not split as JSON, not skipped as prose.
-    expect(fx("read_file", { path: '["a","b"]', isUrl: true })).toEqual(['read path arguments.path ["a","b"]']);
+    expect(fx("read_file", { path: '["a","b"]', isUrl: true })).toEqual([
+      'read path arguments.path ["a","b"]',
+    ]);
     expect(fx("read_file", { path: "a\nb", isUrl: true, extra: "x" })).toEqual([
       "read path arguments.path a\nb",
       "read path arguments.extra x",
@@ -46,7 +48,9 @@ describe("url and pathOrUrl roles", () => {
   });
 
   it("applies the isUrl form only to read_file, and only when isUrl is true", () => {
-    expect(fx("read_file", { path: "https://e.com/x" })).toEqual(["read path arguments.path https://e.com/x"]);
+    expect(fx("read_file", { path: "https://e.com/x" })).toEqual([
+      "read path arguments.path https://e.com/x",
+    ]);
     // A string "true" is not the flag (and, undeclared, is itself a read candidate).
     expect(fx("read_file", { path: "https://e.com/x", isUrl: "true" })).toEqual([
       "read path arguments.path https://e.com/x",
@@ -73,7 +77,9 @@ describe("declared read, write and exec roles", () => {
     expect(fx("write_file", { path: '{"x":"/etc/passwd"}' })).toEqual([
       'write path arguments.path {"x":"/etc/passwd"}',
     ]);
-    expect(fx("start_process", { command: "ls", shell: "/bin/zsh" })).toContain("exec path arguments.shell /bin/zsh");
+    expect(fx("start_process", { command: "ls", shell: "/bin/zsh" })).toContain(
+      "exec path arguments.shell /bin/zsh",
+    );
     expect(fx("start_process", { command: "ls", shell: "/bin/zsh\n-l" })).toContain(
       "exec path arguments.shell /bin/zsh\n-l",
     );
@@ -133,8 +139,8 @@ describe("exec commands", () => {
     ]);
     expect(fx("run_it", { "cat ~/.ssh/id_rsa": 1 }, true)).toEqual([
       "exec command arguments run_it",
-      "write path arguments{key \"cat ~/.ssh/id_rsa\"} cat",
-      "write path arguments{key \"cat ~/.ssh/id_rsa\"} ~/.ssh/id_rsa",
+      'write path arguments{key "cat ~/.ssh/id_rsa"} cat',
+      'write path arguments{key "cat ~/.ssh/id_rsa"} ~/.ssh/id_rsa',
     ]);
   });
 

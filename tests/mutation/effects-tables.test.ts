@@ -12,7 +12,12 @@ const fx = (tool: string, args: Record<string, unknown>, exec = false) => {
   if (!r.ok) throw new Error(r.error);
   return r.effects.map((e) => `${e.operation} ${e.kind} ${e.at} ${e.spelled}`);
 };
-const write = (spelled: string, at = "arguments.command"): Effect => ({ operation: "write", kind: "path", at, spelled });
+const write = (spelled: string, at = "arguments.command"): Effect => ({
+  operation: "write",
+  kind: "path",
+  at,
+  spelled,
+});
 
 describe("exec arguments", () => {
   it("finds the command under each usual name, in order of preference", () => {
@@ -37,7 +42,9 @@ describe("exec arguments", () => {
   it("takes identifier-shaped argument names as names, and other names as candidates", () => {
     expect(fx("frob", { _x9: 1, A_b: 2 })).toEqual([]);
     for (const name of ["9lives", "a-b", "a.b", "x y", "é"])
-      expect(fx("frob", { [name]: 1 }), name).toEqual([`write path arguments{key ${JSON.stringify(name)}} ${name}`]);
+      expect(fx("frob", { [name]: 1 }), name).toEqual([
+        `write path arguments{key ${JSON.stringify(name)}} ${name}`,
+      ]);
   });
 });
 
@@ -57,15 +64,78 @@ describe("words that need no working directory", () => {
 
 describe("verbs in unfamiliar tool names", () => {
   const READS = [
-    "read", "get", "list", "search", "show", "view", "cat", "fetch", "find", "query", "describe", "stat",
-    "info", "status", "diff", "log", "head", "tail", "ls", "download", "inspect", "count", "lookup",
-    "browse", "poll", "tree",
+    "read",
+    "get",
+    "list",
+    "search",
+    "show",
+    "view",
+    "cat",
+    "fetch",
+    "find",
+    "query",
+    "describe",
+    "stat",
+    "info",
+    "status",
+    "diff",
+    "log",
+    "head",
+    "tail",
+    "ls",
+    "download",
+    "inspect",
+    "count",
+    "lookup",
+    "browse",
+    "poll",
+    "tree",
   ];
   const WRITES = [
-    "write", "create", "edit", "update", "delete", "remove", "rm", "move", "mv", "rename", "append", "put",
-    "save", "set", "patch", "upload", "copy", "cp", "replace", "insert", "add", "modify", "truncate",
-    "mkdir", "touch", "chmod", "chown", "install", "import", "export", "push", "commit", "reset",
-    "checkout", "apply", "generate", "make", "build", "exec", "run", "execute", "start", "kill", "send",
+    "write",
+    "create",
+    "edit",
+    "update",
+    "delete",
+    "remove",
+    "rm",
+    "move",
+    "mv",
+    "rename",
+    "append",
+    "put",
+    "save",
+    "set",
+    "patch",
+    "upload",
+    "copy",
+    "cp",
+    "replace",
+    "insert",
+    "add",
+    "modify",
+    "truncate",
+    "mkdir",
+    "touch",
+    "chmod",
+    "chown",
+    "install",
+    "import",
+    "export",
+    "push",
+    "commit",
+    "reset",
+    "checkout",
+    "apply",
+    "generate",
+    "make",
+    "build",
+    "exec",
+    "run",
+    "execute",
+    "start",
+    "kill",
+    "send",
     "post",
   ];
 
@@ -97,8 +167,24 @@ describe("movers and removers", () => {
 
   it("knows the programs that move, copy, link or unpack onto their operands", () => {
     const movers = [
-      "mv", "cp", "ln", "rsync", "ditto", "unzip", "move", "copy", "ren", "rename", "xcopy", "robocopy",
-      "Move-Item", "Copy-Item", "Rename-Item", "mi", "cpi", "rni",
+      "mv",
+      "cp",
+      "ln",
+      "rsync",
+      "ditto",
+      "unzip",
+      "move",
+      "copy",
+      "ren",
+      "rename",
+      "xcopy",
+      "robocopy",
+      "Move-Item",
+      "Copy-Item",
+      "Rename-Item",
+      "mi",
+      "cpi",
+      "rni",
     ];
     for (const p of movers) expect(moverOperands(`${p} a b`), p).toEqual(["a", "b"]);
     for (const p of ["cat", "tar", "git", "mkdir"]) expect(moverOperands(`${p} a b`), p).toEqual([]);
@@ -115,16 +201,26 @@ describe("movers and removers", () => {
 describe("known tools", () => {
   it("server-filesystem: paths are read or written, bodies and patterns are text", () => {
     for (const tool of [
-      "read_text_file", "read_media_file", "read_multiple_files", "list_directory", "directory_tree",
-      "search_files", "get_file_info",
+      "read_text_file",
+      "read_media_file",
+      "read_multiple_files",
+      "list_directory",
+      "directory_tree",
+      "search_files",
+      "get_file_info",
     ])
-      expect(fx(tool, { path: "p", paths: ["q"], excludePatterns: ["*.x"], pattern: "*.y", other: "o" }), tool).toEqual([
+      expect(
+        fx(tool, { path: "p", paths: ["q"], excludePatterns: ["*.x"], pattern: "*.y", other: "o" }),
+        tool,
+      ).toEqual([
         "read path arguments.path p",
         "read path arguments.paths[0] q",
         "read path arguments.other o",
       ]);
     expect(fx("read_file", { path: "p", head: "10", tail: "5" })).toEqual(["read path arguments.path p"]);
-    expect(fx("list_directory_with_sizes", { path: "p", sortBy: "size" })).toEqual(["read path arguments.path p"]);
+    expect(fx("list_directory_with_sizes", { path: "p", sortBy: "size" })).toEqual([
+      "read path arguments.path p",
+    ]);
     expect(fx("list_allowed_directories", { x: "y" })).toEqual(["read path arguments.x y"]);
     expect(fx("write_file", { path: "p", content: "c", mode: "m" })).toEqual(["write path arguments.path p"]);
     expect(fx("edit_file", { path: "p", edits: "e", dryRun: "d", x: "y" })).toEqual([
@@ -141,7 +237,10 @@ describe("known tools", () => {
   it("mcp-server-git: the repository is read or written, revisions and messages are text", () => {
     const reads = { git_status: {}, git_diff_unstaged: {}, git_diff_staged: {}, git_log: {} };
     for (const tool of Object.keys(reads))
-      expect(fx(tool, { repo_path: "r", x: "y" }), tool).toEqual(["read path arguments.repo_path r", "read path arguments.x y"]);
+      expect(fx(tool, { repo_path: "r", x: "y" }), tool).toEqual([
+        "read path arguments.repo_path r",
+        "read path arguments.x y",
+      ]);
     expect(fx("git_diff", { repo_path: "r", target: "main" })).toEqual(["read path arguments.repo_path r"]);
     expect(fx("git_show", { repo_path: "r", revision: "HEAD" })).toEqual(["read path arguments.repo_path r"]);
     expect(
@@ -153,7 +252,9 @@ describe("known tools", () => {
       "write path arguments.x y",
     ]);
     expect(fx("git_commit", { repo_path: "r", message: "m" })).toEqual(["write path arguments.repo_path r"]);
-    expect(fx("git_checkout", { repo_path: "r", branch_name: "b" })).toEqual(["write path arguments.repo_path r"]);
+    expect(fx("git_checkout", { repo_path: "r", branch_name: "b" })).toEqual([
+      "write path arguments.repo_path r",
+    ]);
     expect(fx("git_create_branch", { repo_path: "r", branch_name: "b", base_branch: "c" })).toEqual([
       "write path arguments.repo_path r",
     ]);
@@ -207,14 +308,12 @@ describe("known tools", () => {
       "write path arguments.code import",
       "write path arguments.code os",
     ]);
-    expect(fx("generate_hyper3d_model_via_images", { input_image_paths: ["p"], input_image_urls: ["u"] })).toEqual([
-      "read path arguments.input_image_paths[0] p",
-      "read path arguments.input_image_urls[0] u",
-    ]);
-    expect(fx("generate_hunyuan3d_model", { text_prompt: "t", input_image_url: "https://e.com/i", x: "y" })).toEqual([
-      "read url arguments.input_image_url https://e.com/i",
-      "read path arguments.x y",
-    ]);
+    expect(
+      fx("generate_hyper3d_model_via_images", { input_image_paths: ["p"], input_image_urls: ["u"] }),
+    ).toEqual(["read path arguments.input_image_paths[0] p", "read path arguments.input_image_urls[0] u"]);
+    expect(
+      fx("generate_hunyuan3d_model", { text_prompt: "t", input_image_url: "https://e.com/i", x: "y" }),
+    ).toEqual(["read url arguments.input_image_url https://e.com/i", "read path arguments.x y"]);
     expect(fx("import_generated_asset_hunyuan", { zip_file_url: "https://e.com/z", x: "y" })).toEqual([
       "read url arguments.zip_file_url https://e.com/z",
       "write path arguments.x y",
@@ -249,10 +348,12 @@ describe("known tools", () => {
     expect(fx("create_or_update_file", { path: "p", content: "c", sha: "s", ...meta, x: "y" })).toEqual([
       "write path arguments.x y",
     ]);
-    expect(fx("push_files", { files: [{ path: "p" }], ...meta, x: "y" })).toEqual(["write path arguments.x y"]);
-    expect(fx("delete_file", { path: "p", ...meta, x: "y" })).toEqual(["write path arguments.x y"]);
-    expect(fx("get_file_contents", { path: "p", owner: "o", repo: "r", ref: "f", branch: "b", x: "y" })).toEqual([
-      "read path arguments.x y",
+    expect(fx("push_files", { files: [{ path: "p" }], ...meta, x: "y" })).toEqual([
+      "write path arguments.x y",
     ]);
+    expect(fx("delete_file", { path: "p", ...meta, x: "y" })).toEqual(["write path arguments.x y"]);
+    expect(
+      fx("get_file_contents", { path: "p", owner: "o", repo: "r", ref: "f", branch: "b", x: "y" }),
+    ).toEqual(["read path arguments.x y"]);
   });
 });

@@ -167,7 +167,9 @@ describe("scenario format", () => {
   it("accepts a scenario and defaults visible to true", () => {
     const s = Scenario.parse({ ...base, messages: [harmful, { s2c: { id: 1, result: {} } }] });
     expect(s.visible).toBe(true);
-    expect(Scenario.parse({ ...base, messages: [{ c2s_raw: "{}", harmful: true }] }).messages).toHaveLength(1);
+    expect(Scenario.parse({ ...base, messages: [{ c2s_raw: "{}", harmful: true }] }).messages).toHaveLength(
+      1,
+    );
   });
 
   it("wants exactly one harmful message in a visible scenario, and a reason in an invisible one", () => {

@@ -59,7 +59,9 @@ describe("a folder placed or removed as a whole", () => {
       "move_file would write /data/y, which matches paths.deny /data/y",
     );
     // A deny below upgrades the parent.
-    expect(j.judge(...tc("move_file", { source: "a", destination: "/data" })).rule).toBe("paths.deny /data/y");
+    expect(j.judge(...tc("move_file", { source: "a", destination: "/data" })).rule).toBe(
+      "paths.deny /data/y",
+    );
   });
 
   it("a folder that is only protected below through its link target is caught on the target", () => {

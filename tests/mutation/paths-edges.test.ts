@@ -68,7 +68,9 @@ describe("separators and colons per platform", () => {
   it("keeps linux names with dots, spaces and colons as written", () => {
     expect(hasParentStep(["..:x"], "linux")).toBe(false);
     expect(hasParentStep(["..:x"], "win32")).toBe(true);
-    expect(physicalPath("/", ["a.", "b:c", "..", "d "], "linux", { realpath: () => undefined })).toBe("/a./d ");
+    expect(physicalPath("/", ["a.", "b:c", "..", "d "], "linux", { realpath: () => undefined })).toBe(
+      "/a./d ",
+    );
   });
 
   it("strips a drive prefix from a file: URI only at its start", () => {
@@ -202,7 +204,9 @@ describe("anchors", () => {
 
 describe("more edges", () => {
   it("looks for an unset variable only at the start of a relative anchor", () => {
-    expect(why("a/$NOPE/x", LINUX)).toBe("an absolute anchor (/…, ~/…, $VAR/…, C:\\…) or **/ for names anywhere");
+    expect(why("a/$NOPE/x", LINUX)).toBe(
+      "an absolute anchor (/…, ~/…, $VAR/…, C:\\…) or **/ for names anywhere",
+    );
     expect(why("$NOPE/x", LINUX)).toBe("inert: variable NOPE is not set on this machine");
   });
 
@@ -289,10 +293,16 @@ describe("other names of a file", () => {
   it("asks only about the resolved path when there is no `..`, and not at all without the question", () => {
     const asked: string[] = [];
     const r = withNames(["/g"]);
-    const c = canonicalise("/g", LINUX, { ...r, hasOtherNames: (p: string) => (asked.push(p), r.hasOtherNames(p)) });
+    const c = canonicalise("/g", LINUX, {
+      ...r,
+      hasOtherNames: (p: string) => (asked.push(p), r.hasOtherNames(p)),
+    });
     expect(asked).toEqual(["/g"]);
     const none: string[] = [];
-    const h = canonicalise("/h", LINUX, { ...r, hasOtherNames: (p: string) => (none.push(p), r.hasOtherNames(p)) });
+    const h = canonicalise("/h", LINUX, {
+      ...r,
+      hasOtherNames: (p: string) => (none.push(p), r.hasOtherNames(p)),
+    });
     expect(none).toEqual(["/h"]);
     expect(h.ok && "otherNames" in h).toBe(false);
     expect(c).toMatchObject({ ok: true, resolved: "/g", otherNames: true });

@@ -46,9 +46,9 @@ describe("schemas that are not objects", () => {
 
 describe("what changed, and only that", () => {
   it("says nothing of sub-schemas that stayed the same", () => {
-    expect(
-      diffSchema(O({ x: true, y: { type: "string" } }), O({ x: true, y: { type: "number" } })),
-    ).toEqual([{ text: 'schema changed: type of "y" changed from string to number', severity: "high" }]);
+    expect(diffSchema(O({ x: true, y: { type: "string" } }), O({ x: true, y: { type: "number" } }))).toEqual([
+      { text: 'schema changed: type of "y" changed from string to number', severity: "high" },
+    ]);
   });
 
   it("names only the requirements that were dropped or added", () => {
@@ -63,7 +63,9 @@ describe("what changed, and only that", () => {
     expect(diffSchema(O({}, { required: ["a"] }), O({}), "output schema")).toEqual([
       { text: 'output schema changed: "a" no longer required', severity: "medium" },
     ]);
-    expect(diffSchema(O({ p: { description: "a" } }), O({ p: { description: "b" } }), "output schema")).toEqual([
+    expect(
+      diffSchema(O({ p: { description: "a" } }), O({ p: { description: "b" } }), "output schema"),
+    ).toEqual([
       { text: 'output schema changed: description of "p" changed', severity: "medium", was: "a", now: "b" },
     ]);
   });
@@ -81,12 +83,14 @@ describe("what changed, and only that", () => {
   });
 
   it("walks into additional properties only when both are schemas", () => {
-    expect(diffSchema({ additionalProperties: false }, { additionalProperties: { type: "string" } })).toEqual([
-      {
-        text: 'schema changed: additionalProperties of the arguments changed from false to {"type":"string"}',
-        severity: "medium",
-      },
-    ]);
+    expect(diffSchema({ additionalProperties: false }, { additionalProperties: { type: "string" } })).toEqual(
+      [
+        {
+          text: 'schema changed: additionalProperties of the arguments changed from false to {"type":"string"}',
+          severity: "medium",
+        },
+      ],
+    );
   });
 
   it("words a description that appears, with nothing before it", () => {
@@ -128,6 +132,40 @@ describe("what changed, and only that", () => {
       { text: 'schema changed: the arguments gained "beta" "b"', severity: "medium" },
       { text: 'schema changed: the arguments lost "gone" true', severity: "medium" },
       { text: 'schema changed: "zeta" of the arguments changed from 1 to 2', severity: "medium" },
+    ]);
+  });
+});
+
+describe("every JSON Schema constraint keyword", () => {
+  // Losing a constraint lets more arguments through (high); gaining one lets fewer (medium). A
+  // keyword effectgate did not know would only be reported as "changed".
+  const KEYWORDS = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "contains",
+    "not",
+  ];
+  it.each(KEYWORDS)("%s: losing it widens, gaining it narrows", (k) => {
+    const plain = O({ a: { type: "string" } });
+    const constrained = O({ a: { type: "string", [k]: 3 } });
+    expect(diffSchema(constrained, plain)).toEqual([
+      { text: `schema widened: "a" lost the constraint ${k} 3`, severity: "high" },
+    ]);
+    expect(diffSchema(plain, constrained)).toEqual([
+      { text: `schema narrowed: "a" gained the constraint ${k} 3`, severity: "medium" },
     ]);
   });
 });

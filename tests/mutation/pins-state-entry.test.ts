@@ -32,10 +32,12 @@ describe("PinState", () => {
 
   it("reports what each later page adds, even when an earlier page had findings", () => {
     const s = new PinState(approvedOf(tool("a"), tool("b")));
-    expect(s.observeList([tool("a", "changed")], { first: true, last: false }).map((c) => c.tool)).toEqual(["a"]);
-    expect(s.observeList([tool("b", "changed too")], { first: false, last: true }).map((c) => c.tool)).toEqual([
-      "b",
+    expect(s.observeList([tool("a", "changed")], { first: true, last: false }).map((c) => c.tool)).toEqual([
+      "a",
     ]);
+    expect(
+      s.observeList([tool("b", "changed too")], { first: false, last: true }).map((c) => c.tool),
+    ).toEqual(["b"]);
   });
 
   it("a page that continues a listing it never saw the start of is still judged", () => {
@@ -46,15 +48,24 @@ describe("PinState", () => {
 
   it("words why a call is refused", () => {
     const s = new PinState(approvedOf(tool("a"), tool("b")));
-    s.observeList([tool("a", "evil"), tool("b", "x", { inputSchema: { type: "object", properties: { p: 1n } } }), tool("c")]);
+    s.observeList([
+      tool("a", "evil"),
+      tool("b", "x", { inputSchema: { type: "object", properties: { p: 1n } } }),
+      tool("c"),
+    ]);
     expect(s.checkCall("a")).toEqual({
       ok: false,
       reason: 'tool "a" changed since it was approved (description changed)',
     });
     expect(s.checkCall("b")).toMatchObject({ ok: false });
-    expect((s.checkCall("b") as { reason: string }).reason).toMatch(/^tool "b" cannot be checked against the lock \(/);
+    expect((s.checkCall("b") as { reason: string }).reason).toMatch(
+      /^tool "b" cannot be checked against the lock \(/,
+    );
     expect((s.checkCall("b") as { reason: string }).reason).not.toContain('tool "b": ');
-    expect(s.checkCall("c")).toEqual({ ok: false, reason: 'tool "c" is not in the lock (it appeared after approval)' });
+    expect(s.checkCall("c")).toEqual({
+      ok: false,
+      reason: 'tool "c" is not in the lock (it appeared after approval)',
+    });
     expect(s.checkCall("d")).toEqual({
       ok: false,
       reason: 'tool "d" is not in the lock (never approved and not listed by the server)',
@@ -70,7 +81,9 @@ describe("diffTool", () => {
   it("diffs a changed output schema keyword by keyword", () => {
     const a = pin(tool("t", "d", { outputSchema: { type: "object", required: ["x"] } }));
     const b = pin(tool("t", "d", { outputSchema: { type: "object" } }));
-    expect(diffTool(a, b)).toEqual([{ text: 'output schema changed: "x" no longer required', severity: "medium" }]);
+    expect(diffTool(a, b)).toEqual([
+      { text: 'output schema changed: "x" no longer required', severity: "medium" },
+    ]);
     expect(diffTool(a, a)).toEqual([]);
   });
 });
@@ -89,7 +102,9 @@ const entryOf = (l: LiveServer): LockEntry => {
 
 describe("entries", () => {
   it("pins a single prompt and template", () => {
-    const e = entryOf(live({ prompts: [{ name: "p", description: "x" }], resourceTemplates: [{ name: "r" }] }));
+    const e = entryOf(
+      live({ prompts: [{ name: "p", description: "x" }], resourceTemplates: [{ name: "r" }] }),
+    );
     expect(Object.keys(e.prompts ?? {})).toEqual(["p"]);
     expect(Object.keys(e.resourceTemplates ?? {})).toEqual(["r"]);
     expect(e.prompts?.["p"]).toMatchObject({ description: "x" });

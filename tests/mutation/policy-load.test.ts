@@ -7,7 +7,12 @@ import { globProblem } from "../../src/core/policy/globs.js";
 import { loadPolicy } from "../../src/core/policy/load.js";
 import { nearKey } from "../../src/core/policy/near-key.js";
 
-const LINUX: PlatformProfile = { platform: "linux", home: "/home/ada", env: { HOME: "/home/ada" }, cwd: "/w" };
+const LINUX: PlatformProfile = {
+  platform: "linux",
+  home: "/home/ada",
+  env: { HOME: "/home/ada" },
+  cwd: "/w",
+};
 
 /** The lines of the ConfigError the text raises. */
 function problems(text: string): string[] {
@@ -35,12 +40,16 @@ describe("problem lines", () => {
 
   it("reports a too-weak action_if_tainted on the line of its value", () => {
     const out = problems("version: 1\nexec:\n  action: deny\n  action_if_tainted:\n    allow\n");
-    expect(out).toEqual([expect.stringMatching(/^p\.yaml:5: exec\.action_if_tainted: expected a verdict at least as strict/)]);
+    expect(out).toEqual([
+      expect.stringMatching(/^p\.yaml:5: exec\.action_if_tainted: expected a verdict at least as strict/),
+    ]);
   });
 
   it("reports a missing exec.action on the line of exec", () => {
-    const out = problems("version: 1\n\nexec:\n  tools: [\"bash\"]\n");
-    expect(out).toEqual([expect.stringMatching(/^p\.yaml:3: exec\.action: expected one of allow, confirm, deny/)]);
+    const out = problems('version: 1\n\nexec:\n  tools: ["bash"]\n');
+    expect(out).toEqual([
+      expect.stringMatching(/^p\.yaml:3: exec\.action: expected one of allow, confirm, deny/),
+    ]);
   });
 
   it("orders problems by line, and keeps file order within one line", () => {
@@ -60,7 +69,10 @@ describe("problem lines", () => {
 });
 
 describe("unknown-key hints", () => {
-  const hint = (text: string) => problems(text)[0]?.replace(/^.*?\(did you mean /, "").replace(/\?\), got an unknown key$/, "");
+  const hint = (text: string) =>
+    problems(text)[0]
+      ?.replace(/^.*?\(did you mean /, "")
+      .replace(/\?\), got an unknown key$/, "");
 
   it("prefers a close key of the same section to the same key elsewhere", () => {
     // `deny` is two edits from `env`, so the same-section guess wins over paths.deny/env.deny.
@@ -99,16 +111,28 @@ describe("glob limits", () => {
 describe("what each key expects, in words", () => {
   const first = (text: string) => problems(`version: 1\n${text}`)[0]?.replace(/^p\.yaml:\d+: /, "");
   it.each([
-    ["paths: 5\n", "paths: expected a mapping with deny, confirm, confirm_if_tainted, deny_read, got number 5"],
+    [
+      "paths: 5\n",
+      "paths: expected a mapping with deny, confirm, confirm_if_tainted, deny_read, got number 5",
+    ],
     ["exec: 5\n", "exec: expected a mapping with tools, action, action_if_tainted, got number 5"],
     ["taint: 5\n", "taint: expected a mapping with sources, servers, exclude, signatures, got number 5"],
     ["env: 5\n", "env: expected a mapping with deny, got number 5"],
     ["paths:\n  confirm: [1]\n", "paths.confirm[0]: expected a path pattern string, got number 1"],
     ["paths:\n  deny_read: [1]\n", "paths.deny_read[0]: expected a path pattern string, got number 1"],
-    ["exec:\n  tools: [1]\n  action: deny\n", "exec.tools[0]: expected a tool-name glob string, got number 1"],
-    ["taint:\n  sources: 1\n", "taint.sources: expected a list of tool-name globs (quoted strings), got number 1"],
+    [
+      "exec:\n  tools: [1]\n  action: deny\n",
+      "exec.tools[0]: expected a tool-name glob string, got number 1",
+    ],
+    [
+      "taint:\n  sources: 1\n",
+      "taint.sources: expected a list of tool-name globs (quoted strings), got number 1",
+    ],
     ["taint:\n  sources: [1]\n", "taint.sources[0]: expected a tool-name glob string, got number 1"],
-    ["taint:\n  servers: 1\n", "taint.servers: expected a list of server-name globs (quoted strings), got number 1"],
+    [
+      "taint:\n  servers: 1\n",
+      "taint.servers: expected a list of server-name globs (quoted strings), got number 1",
+    ],
     ["taint:\n  exclude: [1]\n", "taint.exclude[0]: expected a tool-name glob string, got number 1"],
     ["env:\n  deny: [1]\n", "env.deny[0]: expected a variable-name glob string, got number 1"],
   ])("%j", (text, line) => {

@@ -16,7 +16,6 @@ const GOLDEN = join(ROOT, "tests", "golden", "replay", "session.txt");
 const fixtureSessions = () => buildTranscript(parseLogText(readFileSync(FIXTURE, "utf8")));
 
 describe("the recorded fixture session", () => {
-
   it("renders exactly the golden transcript", () => {
     const sessions = fixtureSessions();
     const golden = readFileSync(GOLDEN, "utf8").split("\n");
@@ -91,7 +90,9 @@ describe("escaping, clipping and times", () => {
 
   it("writes JSON whose values are unchanged but which prints safely", () => {
     expect(terminalSafeJson({ s: "\u009b\u202e" })).toBe('{"s":"\\u009b\\u202e"}');
-    expect(JSON.parse(terminalSafeJson({ s: "\u009b\u202e\u200b x" }))).toEqual({ s: "\u009b\u202e\u200b x" });
+    expect(JSON.parse(terminalSafeJson({ s: "\u009b\u202e\u200b x" }))).toEqual({
+      s: "\u009b\u202e\u200b x",
+    });
     expect(terminalSafeJson({ s: "\ud800" })).toBe('{"s":"\\ud800"}');
     expect(terminalSafeJson(["a", 1])).toBe('["a",1]');
   });

@@ -119,7 +119,7 @@ describe("frames", () => {
     expect(bodies(s)).toEqual([
       "<-   (not UTF-8, 5 bytes)",
       "<-   (not JSON) {not json",
-      "->   (truncated frame, 99 bytes) {\"a\":",
+      '->   (truncated frame, 99 bytes) {"a":',
       "->   (not JSON) {}",
       "->*  expected a JSON object, got number",
       "->*  expected a JSON object, got number",
@@ -155,7 +155,12 @@ describe("frames", () => {
   });
 
   it("names each outcome: result, error with and without code, tool error, refusal", () => {
-    const call = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name } });
+    const call = (id: number, name: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name },
+    });
     const [s] = buildTranscript([
       frame(1, "c2s", call(1, "a")),
       frame(2, "s2c", { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "boom" } }),
@@ -269,7 +274,11 @@ describe("handshake and tool list", () => {
     const s = newSummary();
     noteHandshake(s, { protocolVersion: 5, clientInfo: { name: 1 }, serverInfo: "x" });
     expect([s.protocolVersion, s.client, s.server]).toEqual([null, null, null]);
-    noteHandshake(s, { protocolVersion: "p", clientInfo: { name: "c", version: 3 }, serverInfo: { name: "s" } });
+    noteHandshake(s, {
+      protocolVersion: "p",
+      clientInfo: { name: "c", version: 3 },
+      serverInfo: { name: "s" },
+    });
     noteHandshake(s, { protocolVersion: "q", clientInfo: { name: "d" }, serverInfo: { name: "t" } });
     expect([s.protocolVersion, s.client, s.server]).toEqual(["p", "c", "s"]);
   });
@@ -324,7 +333,7 @@ describe("events", () => {
     const [s] = buildTranscript([
       event(1, "decision", { outcome: "refuse", verdict: "deny", id: 1 }),
       event(2, "refusal", { id: 1, ids: [2, "3", null, 2], reason: "batch refused" }),
-      event(3, "refused", { text: "only text" , ids: [4] }),
+      event(3, "refused", { text: "only text", ids: [4] }),
       event(4, "refused", { ids: "5" }),
       frame(5, "c2s", { jsonrpc: "2.0", id: "3", method: "tools/call", params: { name: "t" } }),
       frame(6, "s2c", { jsonrpc: "2.0", id: "3", result: {} }),
@@ -395,9 +404,18 @@ describe("events", () => {
 
 describe("messages", () => {
   it("classifies requests, notifications, responses and the rest", () => {
-    expect(classify({ id: 1, method: "m", params: 2 })).toEqual({ kind: "request", method: "m", id: 1, params: 2 });
+    expect(classify({ id: 1, method: "m", params: 2 })).toEqual({
+      kind: "request",
+      method: "m",
+      id: 1,
+      params: 2,
+    });
     expect(classify({ id: "a", method: "m" })).toMatchObject({ kind: "request", id: "a" });
-    expect(classify({ id: null, method: "m" })).toEqual({ kind: "notification", method: "m", params: undefined });
+    expect(classify({ id: null, method: "m" })).toEqual({
+      kind: "notification",
+      method: "m",
+      params: undefined,
+    });
     expect(classify({ method: "m", params: [] })).toEqual({ kind: "notification", method: "m", params: [] });
     expect(classify({ id: 1, error: {} })).toMatchObject({ kind: "response", id: 1 });
     expect(classify({ id: 1, result: null })).toMatchObject({ kind: "response" });
@@ -415,7 +433,10 @@ describe("messages", () => {
 
   it("parses frames and batches", () => {
     expect(parseFrame("nope")).toBeUndefined();
-    expect(parseFrame('{"id":1,"result":0}')).toMatchObject({ batch: false, messages: [{ kind: "response" }] });
+    expect(parseFrame('{"id":1,"result":0}')).toMatchObject({
+      batch: false,
+      messages: [{ kind: "response" }],
+    });
     expect(parseFrame('[{"method":"a"},3]')).toMatchObject({
       batch: true,
       messages: [{ kind: "notification" }, { kind: "other" }],
@@ -465,13 +486,24 @@ describe("what only the structured records show, and what is never taken as a fa
       event(4, "decision", { outcome: "forward-noted", verdict: "confirm", id: 8 }),
       frame(5, "s2c", { jsonrpc: "2.0", id: 8, result: {} }),
     ]);
-    expect(bodies(s).slice(2, 4)).toEqual(["!! REFUSED  decision  id=7  allow by pin: ", "!! NOTED  decision  id=8  confirm: "]);
+    expect(bodies(s).slice(2, 4)).toEqual([
+      "!! REFUSED  decision  id=7  allow by pin: ",
+      "!! NOTED  decision  id=8  confirm: ",
+    ]);
     expect(s?.summary.toJSON()).toMatchObject({ calls: 2, refused: 1, unanswered: 0, failed: 0 });
   });
 
   it("reads only strings and ids from event data", () => {
     const [s] = buildTranscript([
-      event(1, "decision", { outcome: "refuse", verdict: 1, rule: 5, reason: {}, id: null, tool: 3, method: ["m"] }),
+      event(1, "decision", {
+        outcome: "refuse",
+        verdict: 1,
+        rule: 5,
+        reason: {},
+        id: null,
+        tool: 3,
+        method: ["m"],
+      }),
       event(2, "taint", { by: 1, reason: null, why: 2 }),
       event(3, "refused", { id: { x: 1 } }),
       event(4, "refused", { id: 9 }),
@@ -481,21 +513,48 @@ describe("what only the structured records show, and what is never taken as a fa
 
   it("takes the client only from its initialize, and the server only from the answer to it", () => {
     const [s] = buildTranscript([
-      frame(1, "c2s", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", clientInfo: { name: "no" } } }),
-      frame(2, "s2c", { jsonrpc: "2.0", id: 2, method: "initialize", params: { clientInfo: { name: "server-side" } } }),
+      frame(1, "c2s", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "t", clientInfo: { name: "no" } },
+      }),
+      frame(2, "s2c", {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "initialize",
+        params: { clientInfo: { name: "server-side" } },
+      }),
       frame(3, "c2s", { jsonrpc: "2.0", id: 3, method: "initialize", params: "x" }),
       frame(4, "c2s", { jsonrpc: "2.0", id: 4, method: "ping" }),
-      frame(5, "s2c", { jsonrpc: "2.0", id: 4, result: { protocolVersion: "p", serverInfo: { name: "ping" }, tools: [{ name: "z" }] } }),
+      frame(5, "s2c", {
+        jsonrpc: "2.0",
+        id: 4,
+        result: { protocolVersion: "p", serverInfo: { name: "ping" }, tools: [{ name: "z" }] },
+      }),
       frame(6, "c2s", { jsonrpc: "2.0", id: 6, method: "resources/list" }),
       frame(7, "s2c", { jsonrpc: "2.0", id: 6, result: { tools: [{ name: "y" }] } }),
     ]);
-    expect(s?.summary.toJSON()).toMatchObject({ client: null, server: null, protocolVersion: null, toolsAdvertised: 0 });
+    expect(s?.summary.toJSON()).toMatchObject({
+      client: null,
+      server: null,
+      protocolVersion: null,
+      toolsAdvertised: 0,
+    });
   });
 
   it("gives no latency when the answer's time cannot be read, and measures it from the request", () => {
     const bad: LogEntry = {
       line: 3,
-      record: { seq: 99, t: "later", sid: "s1", type: "frame", dir: "s2c", size: 1, text: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) } as RecordLike,
+      record: {
+        seq: 99,
+        t: "later",
+        sid: "s1",
+        type: "frame",
+        dir: "s2c",
+        size: 1,
+        text: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }),
+      } as RecordLike,
     };
     const [s] = buildTranscript([
       rec(1, { type: "stderr", text: "start" }, "s1", 0),

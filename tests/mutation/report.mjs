@@ -5,10 +5,20 @@ import process from "node:process";
 import { URL } from "node:url";
 import console from "node:console";
 const [out, ...reports] = process.argv.slice(2);
+// Later reports win mutant by mutant (same place, mutator and replacement), so a run limited to
+// some lines or to static mutants updates just those and keeps the rest of the earlier run. When
+// the file's source changed between the runs, the later run replaces the file's entry whole.
 const files = {};
+const key = (m) =>
+  `${m.location.start.line}:${m.location.start.column}:${m.location.end.line}:${m.location.end.column}:${m.mutatorName}:${m.replacement ?? ""}`;
 for (const f of reports)
-  for (const [k, v] of Object.entries(JSON.parse(readFileSync(f, "utf8")).files))
-    files[k.replace(/^.*src\/core\//, "")] = v;
+  for (const [k, v] of Object.entries(JSON.parse(readFileSync(f, "utf8")).files)) {
+    const rel = k.replace(/^.*src\/core\//, "");
+    const same = files[rel]?.source === v.source;
+    const merged = new Map((same ? files[rel].mutants : []).map((m) => [key(m), m]));
+    for (const m of v.mutants) merged.set(key(m), m);
+    files[rel] = { ...v, mutants: [...merged.values()] };
+  }
 // One file per src/core folder (tests/mutation/equivalent/<folder>.json) so areas can be worked apart.
 const equivDir = new URL("./equivalent/", import.meta.url);
 const EQUIV = readdirSync(equivDir)
@@ -40,6 +50,7 @@ for (const [rel, f] of Object.entries(files).sort()) {
       (e) =>
         rel === e.file &&
         e.lines.includes(L) &&
+        (!e.columns || e.columns.includes(m.location.start.column)) &&
         (!e.match || (m.replacement ?? m.mutatorName).includes(e.match)),
     );
     const rep = (m.replacement ?? m.mutatorName)

@@ -47,7 +47,10 @@ describe("base64 runs", () => {
 
   it("decodes every run in a text, not only the first", () => {
     const layers = revealLayers(`${b64("first message in here ok")} and ${b64("second message in here ok")}`);
-    expect(layers.map((l) => l.text).slice(1)).toEqual(["first message in here ok", "second message in here ok"]);
+    expect(layers.map((l) => l.text).slice(1)).toEqual([
+      "first message in here ok",
+      "second message in here ok",
+    ]);
   });
 });
 
@@ -78,7 +81,9 @@ describe("which sighting of a rule is reported", () => {
       { via: "plain", hidden: false, text: "quietly" },
       { via: "percent", hidden: false, text: "secretly" },
     ]);
-    expect(s.hits).toEqual([{ rule: "silent-action", weight: 2, via: "plain", hidden: false, sample: "quietly" }]);
+    expect(s.hits).toEqual([
+      { rule: "silent-action", weight: 2, via: "plain", hidden: false, sample: "quietly" },
+    ]);
     expect(s.score).toBe(2);
   });
 
@@ -112,4 +117,3 @@ describe("hidden markup", () => {
     expect(revealLayers('<p style="display: block">shown</p>')).toHaveLength(1);
   });
 });
-

@@ -33,7 +33,13 @@ describe("posix", () => {
   it("with no PATH looks only in the current folder", () => {
     const { r, looked } = probe({ ...POSIX, command: "srv", path: undefined }, (p) => p === "/work/srv");
     expect(looked).toEqual(["/work/srv"]);
-    expect(r).toEqual({ ok: true, file: "/work/srv", args: ["a"], windowsVerbatimArguments: false, resolvedPath: "/work/srv" });
+    expect(r).toEqual({
+      ok: true,
+      file: "/work/srv",
+      args: ["a"],
+      windowsVerbatimArguments: false,
+      resolvedPath: "/work/srv",
+    });
   });
 
   it("searches each PATH entry in order, an empty one meaning the current folder", () => {
@@ -75,7 +81,9 @@ describe("win32", () => {
   });
 
   it("tries a name as spelled only when it already carries a runnable extension", () => {
-    expect(probe({ ...WIN, command: "srv", path: "", pathext: ".EXE" }).looked).toEqual(["C:\\work\\srv.exe"]);
+    expect(probe({ ...WIN, command: "srv", path: "", pathext: ".EXE" }).looked).toEqual([
+      "C:\\work\\srv.exe",
+    ]);
     expect(probe({ ...WIN, command: "srv.js", path: "", pathext: ".EXE" }).looked).toEqual([
       "C:\\work\\srv.js.exe",
     ]);

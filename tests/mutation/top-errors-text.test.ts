@@ -19,9 +19,9 @@ describe("errors", () => {
   });
 
   it("words a config problem with and without a line", () => {
-    expect(formatProblem({ file: "p.yaml", line: 3, key: "paths.deny", expected: "a list", got: "a mapping" })).toBe(
-      "p.yaml:3: paths.deny: expected a list, got a mapping",
-    );
+    expect(
+      formatProblem({ file: "p.yaml", line: 3, key: "paths.deny", expected: "a list", got: "a mapping" }),
+    ).toBe("p.yaml:3: paths.deny: expected a list, got a mapping");
     expect(formatProblem({ file: "p.yaml", key: "version", expected: "1", got: "2" })).toBe(
       "p.yaml: version: expected 1, got 2",
     );
@@ -81,9 +81,38 @@ describe("levels and judged methods", () => {
 describe("terminal text", () => {
   const unsafe = new RegExp(`^[${UNSAFE_CHAR_CLASS}]$`);
   it("counts controls, bidi and zero-width characters as unsafe, and nothing else", () => {
-    for (const ch of ["\u0000", "\u001b", "\u001f", "\u007f", "\u0085", "\u009f", "\u061c", "\u200b", "\u200f", "\u2028", "\u202e", "\u2060", "\u2069", "\ufeff"])
+    for (const ch of [
+      "\u0000",
+      "\u001b",
+      "\u001f",
+      "\u007f",
+      "\u0085",
+      "\u009f",
+      "\u061c",
+      "\u200b",
+      "\u200f",
+      "\u2028",
+      "\u202e",
+      "\u2060",
+      "\u2069",
+      "\ufeff",
+    ])
       expect(unsafe.test(ch), ch.charCodeAt(0).toString(16)).toBe(true);
-    for (const ch of [" ", "~", "\u00a0", "\u00ff", "\u061b", "\u200a", "\u2010", "\u2027", "\u202f", "\u205f", "\u206a", "\ufefe", "é"])
+    for (const ch of [
+      " ",
+      "~",
+      "\u00a0",
+      "\u00ff",
+      "\u061b",
+      "\u200a",
+      "\u2010",
+      "\u2027",
+      "\u202f",
+      "\u205f",
+      "\u206a",
+      "\ufefe",
+      "é",
+    ])
       expect(unsafe.test(ch), ch.charCodeAt(0).toString(16)).toBe(false);
   });
 

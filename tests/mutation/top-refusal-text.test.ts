@@ -38,16 +38,22 @@ describe("checkCommand", () => {
   it("reads nothing from params that are not an object", () => {
     for (const params of ["arguments", 7, undefined, null, ["x"]])
       expect(checkCommand(facts(decision("", []), params))).toBe("effectgate check --tool 'w' --args '{}'");
-    expect(
-      checkCommand({ ...facts(decision("", []), "uri"), method: "resources/read" }),
-    ).toBe(`effectgate check --method resources/read --args '{}'`);
+    expect(checkCommand({ ...facts(decision("", []), "uri"), method: "resources/read" })).toBe(
+      `effectgate check --method resources/read --args '{}'`,
+    );
   });
 });
 
 describe("the Target sentence", () => {
   const url: Effect = { operation: "read", kind: "url", at: "u", spelled: "https://x.example" };
   const cmd: Effect = { operation: "exec", kind: "command", at: "c", spelled: "ls" };
-  const path = (canonical: string): Effect => ({ operation: "write", kind: "path", at: "p", spelled: "s", canonical });
+  const path = (canonical: string): Effect => ({
+    operation: "write",
+    kind: "path",
+    at: "p",
+    spelled: "s",
+    canonical,
+  });
 
   it("never names a URL", () => {
     expect(targetOf(decision("fetches https://x.example", [url]))).toBe("Target: (none)");

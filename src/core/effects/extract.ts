@@ -216,8 +216,7 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
       // Argument names are the tool schema's vocabulary (`path`, `content`), not values: an
       // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
       // keys deeper down always are. (Every name the table declares is identifier-shaped.)
-      if (!IDENTIFIER.test(name))
-        walker.string(name, `arguments{key ${JSON.stringify(name)}}`, "generic", 1);
+      if (!IDENTIFIER.test(name)) walker.string(name, `arguments{key ${JSON.stringify(name)}}`, "generic", 1);
       walker.visit(value, `arguments.${name}`, declared ?? "generic", 1);
     }
   } catch (err) {

@@ -37,7 +37,10 @@ export function judgeEnvironment(s: Scenario): JudgeEnvironment {
   return { profile, resolver: mapResolver(s.platform, s.links), server: s.server.name };
 }
 
-function approvedPins(s: Scenario, approved: readonly Record<string, unknown>[]): ReadonlyMap<string, ToolPin> {
+function approvedPins(
+  s: Scenario,
+  approved: readonly Record<string, unknown>[],
+): ReadonlyMap<string, ToolPin> {
   const map = new Map<string, ToolPin>();
   for (const tool of approved) {
     const r = pinTool(tool);

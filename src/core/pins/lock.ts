@@ -176,7 +176,11 @@ export function approvedTools(entry: LockEntry): Map<string, ToolPin> {
 export function serializeLock(lock: LockFile): string {
   // The default sort compares UTF-16 code units, the order JCS uses too.
   const sortRecord = <T>(r: Record<string, T>): Record<string, T> =>
-    Object.fromEntries(Object.keys(r).sort().map((k) => [k, r[k] as T]));
+    Object.fromEntries(
+      Object.keys(r)
+        .sort()
+        .map((k) => [k, r[k] as T]),
+    );
   // fromEntries defines own properties, so even a server named "__proto__" stays data.
   const servers = Object.fromEntries(
     Object.entries(sortRecord(lock.servers)).map(([id, e]): [string, LockEntry] => [
