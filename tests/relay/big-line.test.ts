@@ -116,6 +116,8 @@ describe("LineSplitter with big lines (pass-through)", () => {
     for (const stream of cases) {
       const expected = run([stream], { after: Number.MAX_SAFE_INTEGER, headBytes: 4 });
       expect(run(cut(stream, [1, 2, 3, 4, 5, 6, 7, 8, 9]), { after: 0, headBytes: 4 })).toEqual(expected);
+      // Uneven pieces: the head must stop at exactly headBytes however the first chunks fall.
+      expect(run(cut(stream, [2, 5]), { after: 0, headBytes: 4 })).toEqual(expected);
     }
     const bom = run([Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\n")])], {
       after: 0,
