@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BigFrame } from "../../src/core/big-line.js";
 import { LineSplitter, type Frame } from "../../src/core/line-splitter.js";
+import { cut } from "./cut.js";
 
 // What a consumer can see of a frame, in a form both kinds share.
 interface View {
@@ -33,18 +34,6 @@ function run(chunks: Buffer[], big: { after: number; headBytes: number } | undef
   for (const c of chunks) s.push(c, small, big ? large : undefined);
   s.end(small, big ? large : undefined);
   return out;
-}
-
-function cut(bytes: Buffer, offsets: number[]): Buffer[] {
-  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let prev = 0;
-  for (const p of points) {
-    chunks.push(bytes.subarray(prev, p));
-    prev = p;
-  }
-  chunks.push(bytes.subarray(prev));
-  return chunks;
 }
 
 // Bytes of every value but LF, with CR and multi-byte UTF-8 (and broken UTF-8) well represented.

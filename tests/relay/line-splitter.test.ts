@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineSplitter, type Frame } from "../../src/core/line-splitter.js";
+import { cut } from "./cut.js";
 
 interface Seen {
   text: string;
@@ -17,19 +18,6 @@ function run(chunks: Buffer[]): Seen[] {
   for (const c of chunks) s.push(c, emit);
   s.end(emit);
   return out;
-}
-
-/** Cuts `bytes` at the given offsets (sorted, deduplicated, clamped). */
-function cut(bytes: Buffer, offsets: number[]): Buffer[] {
-  const points = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let prev = 0;
-  for (const p of points) {
-    chunks.push(bytes.subarray(prev, p));
-    prev = p;
-  }
-  chunks.push(bytes.subarray(prev));
-  return chunks;
 }
 
 // Lines are made of bytes that include CR and every other value except LF.
