@@ -41,14 +41,14 @@ export function createPinGate(opts: PinGateOptions): Gate {
   if (entry === undefined) {
     startNotes.push({
       ev: { kind: "no-entry", identity: opts.identity, lock: opts.lockPath },
-      line: `effectgate: pin: ${opts.lockPath} has no entry for ${JSON.stringify(opts.identity)}; ${opts.level === "observe" ? "calls are recorded" : "every tool call will be refused"} until you run: ${approve}`,
+      line: `pin: ${opts.lockPath} has no entry for ${JSON.stringify(opts.identity)}; ${opts.level === "observe" ? "calls are recorded" : "every tool call will be refused"} until you run: ${approve}`,
     });
   } else {
     const [command = "", ...args] = opts.serverArgv;
     if (entry.command !== command || canonicalJson(entry.args) !== canonicalJson(args)) {
       startNotes.push({
         ev: { kind: "argv-mismatch", approved: [entry.command, ...entry.args], launched: opts.serverArgv },
-        line: `effectgate: pin: the server was approved as ${JSON.stringify([entry.command, ...entry.args].join(" "))} but is started as ${JSON.stringify(argvText)}; review with: ${review}`,
+        line: `pin: the server was approved as ${JSON.stringify([entry.command, ...entry.args].join(" "))} but is started as ${JSON.stringify(argvText)}; review with: ${review}`,
       });
     }
   }

@@ -76,7 +76,7 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
           if (!announced.has(key)) {
             announced.add(key);
             ctx.announce(
-              `effectgate: allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
+              `allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
             );
           }
           return { action: "forward", decision };

@@ -95,6 +95,8 @@ describe("policy gate", () => {
     expect((await g.judge(CONFIRM, ctx)).action).toBe("forward");
     expect(seen.lines).toHaveLength(1);
     expect(seen.lines[0]).toContain("paths.confirm **/package.json");
+    // The relay adds the "effectgate: " prefix to every announced line; the gate must not.
+    expect(seen.lines[0]).toMatch(/^allowed but noted: /);
   });
 
   it("enforce and strict refuse an unjudgeable call with its reason", async () => {

@@ -124,6 +124,7 @@ describe("pin gate", () => {
       "Approve the server with: effectgate approve --lock",
     );
     expect(lines[0]).toContain('has no entry for "unknown"');
+    expect(lines[0]).toMatch(/^pin: /); // the relay adds the "effectgate: " prefix
 
     const moved = createPinGate({
       lockPath,
