@@ -1,6 +1,9 @@
 // The inputs of `effectgate eval`, in process: its words, the exclusion list, the scenario format,
 // the synthetic machine (home, environment, links) and active time.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import {
   activeIntervals,
   blocksPerWeek,
@@ -163,6 +166,32 @@ describe("scenario format", () => {
     server: { name: "s", command: ["x"] },
   };
   const harmful = { c2s: { id: 1, method: "tools/call" }, harmful: true };
+
+  it("takes every shipped attack scenario, on each platform, with long titles and full commands", () => {
+    const dir = join(import.meta.dirname, "..", "..", "corpus", "attack");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThan(50);
+    const platforms = new Set<string>();
+    for (const f of files) {
+      const s = Scenario.parse(parseYaml(readFileSync(join(dir, f), "utf8")));
+      platforms.add(s.platform);
+    }
+    expect([...platforms].sort()).toEqual(["darwin", "linux", "win32"]);
+    const long = {
+      ...base,
+      title: "a longer title",
+      category: "exec",
+      source: { ref: "CVE-1", what: "x y" },
+    };
+    const multi = { ...long, server: { name: "files", command: ["npx", "-y", "server"] } };
+    expect(Scenario.safeParse({ ...multi, messages: [harmful] }).success).toBe(true);
+  });
+
+  it("refuses an id that is not lower-case words joined by -, anywhere in it", () => {
+    for (const id of ["a_1", "A-1", "a-1_", "a-1 ", "-a"]) {
+      expect(Scenario.safeParse({ ...base, id, messages: [harmful] }).success, id).toBe(false);
+    }
+  });
 
   it("accepts a scenario and defaults visible to true", () => {
     const s = Scenario.parse({ ...base, messages: [harmful, { s2c: { id: 1, result: {} } }] });
