@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { effectgateHome } from "../platform/home.js";
+import { RAW_KEY } from "./record-line.js";
 import { LogRecord } from "./records.js";
 
 export type ReadLine = { line: number; record: LogRecord } | { line: number; error: string };
@@ -39,8 +40,6 @@ export function parseLogText(text: string): ReadLine[] {
   });
   return out;
 }
-
-const RAW_KEY = ',"json":';
 
 /**
  * One log line as a record object. A frame kept as raw JSON (`json`, always the last member) is

@@ -1,10 +1,10 @@
-import { isUtf8 } from "node:buffer";
 import { join } from "node:path";
 import { realFileIo, type FileIo } from "../platform/secure-file.js";
 import { DEFAULT_MAX_FRAME_BYTES, frameBody, TRUNCATED_HEAD_BYTES, truncatedBody } from "./frame-text.js";
 import { newSid, partFileName, sanitizeName, sessionBase } from "./naming.js";
 import { describeError, PartFile } from "./part-file.js";
 import type { ExitRecord, HeaderRecord } from "./records.js";
+import { embeddable, type Fields, type Prepared, prepareRecord, RAW_TAIL } from "./record-line.js";
 
 /**
  * The session log writer: one JSONL file per run (plus rotated parts), owner-only, one record
@@ -63,31 +63,6 @@ export interface SessionLog {
 
 export function openSessionLog(opts: SessionLogOptions): SessionLog {
   return new SessionLogWriter(opts);
-}
-
-type Fields = Record<string, unknown> & { type: string };
-
-/**
- * A record serialised once; only its seq and time are filled in per write. A frame kept as raw
- * JSON has `raw`: the line is then `at(seq, t)` + raw + RAW_TAIL.
- */
-type Prepared = {
-  type: string;
-  at: (seq: number, t: string) => string;
-  bytes: (seq: number, t: string) => number;
-  raw?: Buffer;
-};
-
-const RAW_KEY = ',"json":';
-const RAW_TAIL = "}\n";
-
-/**
- * Whether a frame that parsed as JSON can sit in a log line as it is: whole UTF-8 (so the line
- * reads back to the same bytes) and no CR (JSON allows it as whitespace, but a reader that splits
- * lines on CR as well as LF would tear the record). A frame never holds an LF.
- */
-function embeddable(bytes: Buffer): boolean {
-  return bytes.indexOf(0x0d) === -1 && isUtf8(bytes);
 }
 
 class SessionLogWriter implements SessionLog {
@@ -209,12 +184,12 @@ class SessionLogWriter implements SessionLog {
     let rec: Prepared | null = null;
     try {
       t = this.timestamp();
-      rec = this.prepare(fields, raw);
+      rec = prepareRecord(this.sidValue, fields, raw);
       if (this.file.fd === null && !this.openPart(t)) return this.fail(rec, t);
       // Catching up after a failure on the same file: the gap (and the header, if this part never
       // got it) go in the same write, ahead of the record.
       let prefix = this.lost > 0 && !this.headerInPart ? (this.headerLine ?? "") : "";
-      let catchUp = this.lost > 0 ? [this.prepare(this.gapEvent())] : [];
+      let catchUp = this.lost > 0 ? [prepareRecord(this.sidValue, this.gapEvent())] : [];
       const extra = Buffer.byteLength(prefix, "utf8") + (catchUp[0]?.bytes(this.seq + 1, t) ?? 0);
       if (this.needsRotation(extra + rec.bytes(this.seq + 1 + catchUp.length, t))) {
         this.continues = { from: this.file.name(), reason: "size" };
@@ -228,45 +203,6 @@ class SessionLogWriter implements SessionLog {
       this.lastError = describeError(err);
       this.fail(rec ?? { type: fields.type, at: () => "", bytes: () => 0 }, t);
     }
-  }
-
-  /**
-   * Serialise a record's own fields once (frames can be 16 MiB); `at` adds type, seq, t and sid in
-   * front. Data JSON cannot hold (cycles, BigInt) becomes a `log-error` event instead.
-   */
-  private prepare(fields: Fields, raw?: Buffer): Prepared {
-    const rest: Record<string, unknown> = { ...fields };
-    for (const k of ["type", "seq", "t", "sid"]) delete rest[k];
-    let type = fields.type;
-    let json: string;
-    try {
-      json = JSON.stringify(rest);
-    } catch (err) {
-      const data = {
-        record: fields.type,
-        ...(fields.type === "event" ? { ev: fields.ev } : {}),
-        error: describeError(err),
-      };
-      type = "event";
-      json = JSON.stringify({ ev: "log-error", data });
-    }
-    let tail = json === "{}" ? "}\n" : `,${json.slice(1)}\n`;
-    let extraBytes = 0;
-    if (raw !== undefined && type === "frame") {
-      // `json` is always the last member, so a reader finds the frame's bytes between RAW_KEY
-      // and the closing brace (src/log/reader.ts).
-      tail = `${tail.slice(0, -2)}${RAW_KEY}`;
-      extraBytes = raw.length + RAW_TAIL.length;
-    }
-    const tailBytes = Buffer.byteLength(tail, "utf8") + extraBytes;
-    const sid = this.sidValue;
-    const head = (seq: number, t: string) => JSON.stringify({ type, seq, t, sid }).slice(0, -1);
-    return {
-      type,
-      at: (seq, t) => `${head(seq, t)}${tail}`,
-      bytes: (seq, t) => Buffer.byteLength(head(seq, t), "utf8") + tailBytes,
-      ...(extraBytes > 0 && raw !== undefined ? { raw } : {}),
-    };
   }
 
   /**
@@ -321,11 +257,15 @@ class SessionLogWriter implements SessionLog {
     this.preambleBytes = 0;
     this.headerInPart = false;
     // After a failure, log-gap is the first new record; the header above it is only a copy.
-    const records: Prepared[] = this.lost > 0 ? [this.prepare(this.gapEvent())] : [];
+    const records: Prepared[] = this.lost > 0 ? [prepareRecord(this.sidValue, this.gapEvent())] : [];
     if (this.continues) {
       const { from, reason } = this.continues;
       records.push(
-        this.prepare({ type: "event", ev: "rotated", data: { from, part: this.file.part, reason } }),
+        prepareRecord(this.sidValue, {
+          type: "event",
+          ev: "rotated",
+          data: { from, part: this.file.part, reason },
+        }),
       );
     }
     const prefix = this.headerLine ?? "";
