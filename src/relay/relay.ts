@@ -16,7 +16,6 @@ import type { Readable, Writable } from "node:stream";
 import type { Gate } from "../core/gate.js";
 import type { BigFrame } from "../core/big-line.js";
 import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter.js";
-import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
 import { Asker } from "./ask.js";
 import { ClientSide } from "./client-side.js";
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
@@ -24,6 +23,7 @@ import { Correlator } from "./correlate.js";
 import { Flow, Outbound } from "./flow.js";
 import { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
+import { BIG_LINES, PassThroughGuard } from "./pass-through.js";
 import { ServerSide } from "./server-side.js";
 import { serverEnv, spawnServer, type ServerProcess } from "./spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
@@ -63,9 +63,6 @@ export interface RelayResult {
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-/** In pass-through, frames waiting to be recorded before both sources are paused. */
-const MAX_UNRECORDED_FRAMES = 256;
-
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
   const { env, removed } = serverEnv(o.env, o.envDeny);
   if (removed.length > 0) o.log.event("env-deny", { removed });
@@ -90,14 +87,10 @@ class Session {
   private readonly toClient: Outbound;
   private readonly asker: Asker;
   private readonly correlator: Correlator;
-  private readonly passThrough: boolean;
-  private readonly clientIn: Flow;
-  private readonly serverOut: Flow;
-  /** Pass-through only: splitter of the server's output, to find frame boundaries. */
+  /** Splitter of the server's output (a field: pass-through needs its frame boundaries). */
   private readonly s2c: LineSplitter;
-  /** Lines effectgate made up that wait for the server's current frame to end (pass-through). */
-  private ownLines: Buffer[] = [];
-  private backlogHeld = false;
+  /** Set in pass-through only. */
+  private readonly pass: PassThroughGuard | undefined;
   /** Set once effectgate itself starts stopping the server (client gone, signal, oversize line). */
   private stopping = false;
   /** Signals effectgate sent the server, so an exit by one of them is not reported as a crash. */
@@ -116,11 +109,9 @@ class Session {
     const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
     const clientIn = new Flow(o.input);
     const serverOut = new Flow(child.stdout);
-    this.clientIn = clientIn;
-    this.serverOut = serverOut;
     this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
-    this.passThrough = o.gate === undefined || o.gate.recordsOnly === true;
-    this.s2c = new LineSplitter(this.maxFrameBytes, this.bigLines());
+    const passThrough = o.gate === undefined || o.gate.recordsOnly === true;
+    this.s2c = new LineSplitter(this.maxFrameBytes, passThrough ? BIG_LINES : undefined);
     this.toServer = new Outbound(child.stdin, clientIn, (err) => {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });
@@ -132,8 +123,7 @@ class Session {
       this.stats.originated++;
       const bytes = Buffer.from(`${line}\n`);
       log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true);
-      // Never in the middle of a server frame that is already half-way to the client.
-      if (this.passThrough && this.s2c.buffered > 0) this.ownLines.push(bytes);
+      if (this.pass) this.pass.writeOwn(bytes);
       else this.toClient.write(bytes);
     };
     this.asker = new Asker(toClientLine, record);
@@ -146,7 +136,8 @@ class Session {
       log.event("relay-error", { error: message });
       announce(`internal error: ${message.split("\n")[0] ?? ""}`);
     };
-    const shared = this.passThrough ? new Lane(onError) : undefined;
+    const shared = passThrough ? new Lane(onError) : undefined;
+    this.pass = shared && new PassThroughGuard(this.s2c, this.toClient, [clientIn, serverOut], shared);
     this.clientSide = new ClientSide({
       gate: o.gate,
       log,
@@ -159,7 +150,7 @@ class Session {
       flow: clientIn,
       announce,
       onError,
-      passThrough: this.passThrough,
+      passThrough,
       ...(shared ? { lane: shared } : {}),
     });
     this.serverSide = new ServerSide({
@@ -172,16 +163,16 @@ class Session {
       announce,
       onError,
       onBusy: (busy) => (busy ? serverOut.hold() : serverOut.release()),
-      passThrough: this.passThrough,
+      passThrough,
       ...(shared ? { lane: shared } : {}),
     });
   }
 
   start(): void {
     const { o, child } = this;
-    const c2s = new LineSplitter(this.maxFrameBytes, this.bigLines());
     const s2c = this.s2c;
-    const pass = this.passThrough;
+    const pass = this.pass;
+    const c2s = new LineSplitter(this.maxFrameBytes, pass ? BIG_LINES : undefined);
     const toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
     const toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
     // Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on.
@@ -189,7 +180,7 @@ class Session {
     o.input.on("data", (chunk: Buffer) => {
       if (pass && !c2s.overflow) this.toServer.write(chunk);
       if (!c2s.push(chunk, toClientSide, big(toClientSide))) this.tooLarge("client");
-      if (pass) this.holdIfBacklogged();
+      pass?.holdIfBacklogged();
     });
     const ended = (): void => {
       if (this.clientDone) return;
@@ -202,52 +193,18 @@ class Session {
     child.stdout.on("data", (chunk: Buffer) => {
       if (pass && !s2c.overflow) this.toClient.write(chunk);
       if (!s2c.push(chunk, toServerSide, big(toServerSide))) this.tooLarge("server");
-      if (pass) {
-        this.flushOwnLines();
-        this.holdIfBacklogged();
-      }
+      pass?.flushOwn();
+      pass?.holdIfBacklogged();
     });
     child.stdout.once("end", () => {
       s2c.end(toServerSide, big(toServerSide));
-      this.flushOwnLines();
+      pass?.flushOwn();
     });
     this.relayStderr();
     child.on("error", (err) => o.log.event("server-error", { error: err.message }));
     child.once("exit", (code, signal) => void this.serverExited(code, signal));
     process.once("exit", this.killOnExit);
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
-  }
-
-  /**
-   * In pass-through a line past the log's whole-frame limit is decoded as it arrives and its bytes
-   * let go: the log keeps only a head and a hash of such a frame anyway, and the judge needs text.
-   */
-  private bigLines(): { after: number; headBytes: number } | undefined {
-    return this.passThrough ? { after: DEFAULT_MAX_FRAME_BYTES, headBytes: TRUNCATED_HEAD_BYTES } : undefined;
-  }
-
-  /**
-   * Pass-through: when judging and logging fall behind (a slow disk, an async hook), stop reading
-   * from both sides until they catch up, so memory stays bounded.
-   */
-  private holdIfBacklogged(): void {
-    const lane = this.clientSide.lane;
-    if (this.backlogHeld || lane.queued <= MAX_UNRECORDED_FRAMES) return;
-    this.backlogHeld = true;
-    this.clientIn.hold();
-    this.serverOut.hold();
-    void lane.whenIdle().then(() => {
-      this.backlogHeld = false;
-      this.clientIn.release();
-      this.serverOut.release();
-    });
-  }
-
-  private flushOwnLines(): void {
-    if (this.ownLines.length === 0 || this.s2c.buffered > 0) return;
-    const lines = this.ownLines;
-    this.ownLines = [];
-    for (const line of lines) this.toClient.write(line);
   }
 
   /** The server's stderr goes to ours line by line (never torn mid-line) and into the log. */

@@ -1,0 +1,55 @@
+/**
+ * The pieces of the relay that exist only in pass-through (docs/decisions/0048): which lines may
+ * be held as text alone, a hold on both sources while judging and logging fall behind, and
+ * effectgate's own lines waiting for the server's half-sent frame to end.
+ */
+import type { LineSplitter } from "../core/line-splitter.js";
+import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
+import type { Flow, Outbound } from "./flow.js";
+import type { Lane } from "./lane.js";
+
+/**
+ * A line past the log's whole-frame limit is decoded as it arrives and its bytes let go: the log
+ * keeps only a head and a hash of such a frame anyway, and the judge needs text.
+ */
+export const BIG_LINES = { after: DEFAULT_MAX_FRAME_BYTES, headBytes: TRUNCATED_HEAD_BYTES } as const;
+
+/** Frames waiting to be recorded before both sources are paused. */
+const MAX_UNRECORDED_FRAMES = 256;
+
+export class PassThroughGuard {
+  private ownLines: Buffer[] = [];
+  private backlogHeld = false;
+
+  constructor(
+    /** Splits the server's output; a partial line there means a frame is half-way to the client. */
+    private readonly s2c: LineSplitter,
+    private readonly toClient: Outbound,
+    private readonly sources: readonly Flow[],
+    private readonly lane: Lane,
+  ) {}
+
+  /** A line effectgate made up: never in the middle of a server frame already half-sent. */
+  writeOwn(bytes: Buffer): void {
+    if (this.s2c.buffered > 0) this.ownLines.push(bytes);
+    else this.toClient.write(bytes);
+  }
+
+  flushOwn(): void {
+    if (this.ownLines.length === 0 || this.s2c.buffered > 0) return;
+    const lines = this.ownLines;
+    this.ownLines = [];
+    for (const line of lines) this.toClient.write(line);
+  }
+
+  /** When judging and logging fall behind (a slow disk, an async hook), stop reading both sides. */
+  holdIfBacklogged(): void {
+    if (this.backlogHeld || this.lane.queued <= MAX_UNRECORDED_FRAMES) return;
+    this.backlogHeld = true;
+    for (const f of this.sources) f.hold();
+    void this.lane.whenIdle().then(() => {
+      this.backlogHeld = false;
+      for (const f of this.sources) f.release();
+    });
+  }
+}
