@@ -21,7 +21,7 @@ import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../core/ref
 import { parseStrictJson } from "../core/strict-json.js";
 import type { Asker } from "./ask.js";
 import { idKey, type Correlator } from "./correlate.js";
-import type { Flow, Outbound } from "./flow.js";
+import type { ByteSink, Holdable } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import {
   ambiguousMember,
@@ -45,14 +45,14 @@ const HANDSHAKE_HINTS = ['"initialize"', "server/discover", "io.modelcontextprot
 export interface ClientSideDeps {
   gate: Gate | undefined;
   log: RelayLog;
-  toServer: Outbound;
+  toServer: ByteSink;
   /** Writes a line effectgate made up (refusal, ask) to the client and logs it. */
   toClient: (line: string) => void;
   correlator: Correlator;
   facts: SessionFacts;
   asker: Asker;
   stats: RelayStats;
-  flow: Flow;
+  flow: Holdable;
   announce: (line: string) => void;
   onError: (err: unknown) => void;
   /** The relay wrote the frame's bytes to the server as they arrived; only record and judge. */

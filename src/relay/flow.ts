@@ -4,7 +4,18 @@
  */
 import type { Readable, Writable } from "node:stream";
 
-export class Flow {
+/** What the relay's sides need of a source: a way to pause it (Flow, or nothing in the worker). */
+export interface Holdable {
+  hold(): void;
+  release(): void;
+}
+
+/** What the relay's sides need of a destination (Outbound, or nothing in the worker). */
+export interface ByteSink {
+  write(bytes: Buffer): void;
+}
+
+export class Flow implements Holdable {
   private reasons = 0;
   constructor(private readonly source: Readable) {}
 
@@ -23,7 +34,7 @@ export class Flow {
  * held until `drain`. After the destination fails or closes, writes are dropped (and counted)
  * instead of throwing, so a vanished peer ends the session instead of crashing it.
  */
-export class Outbound {
+export class Outbound implements ByteSink {
   private waiting = false;
   private broken = false;
   dropped = 0;

@@ -3,9 +3,8 @@
  * be held as text alone, a hold on both sources while judging and logging fall behind, and
  * effectgate's own lines waiting for the server's half-sent frame to end.
  */
-import type { LineSplitter } from "../core/line-splitter.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
-import type { Flow, Outbound } from "./flow.js";
+import type { ByteSink, Holdable } from "./flow.js";
 import type { Lane } from "./lane.js";
 
 /**
@@ -23,9 +22,9 @@ export class PassThroughGuard {
 
   constructor(
     /** Splits the server's output; a partial line there means a frame is half-way to the client. */
-    private readonly s2c: LineSplitter,
-    private readonly toClient: Outbound,
-    private readonly sources: readonly Flow[],
+    private readonly s2c: { readonly buffered: number },
+    private readonly toClient: ByteSink,
+    private readonly sources: readonly Holdable[],
     private readonly lane: Lane,
   ) {}
 

@@ -10,21 +10,16 @@
  * Pass-through: when nothing can be refused (a record-only gate at observe, or checks off), each
  * chunk goes on the moment it arrives, like a bare pipe, and the frames are logged, judged and
  * observed right after, in one lane for both directions (docs/decisions/0048-observe-passes-bytes-first.md).
+ * The CLI then hands that work to a worker thread (`frames`, docs/decisions/0050), so this thread
+ * only moves bytes; frames.ts is where bytes become frames either way.
  */
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { Gate } from "../core/gate.js";
-import type { BigFrame } from "../core/big-line.js";
 import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter.js";
-import { Asker } from "./ask.js";
-import { ClientSide } from "./client-side.js";
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
-import { Correlator } from "./correlate.js";
 import { Flow, Outbound } from "./flow.js";
-import { SessionFacts } from "./handshake.js";
-import { Lane } from "./lane.js";
-import { BIG_LINES, PassThroughGuard } from "./pass-through.js";
-import { ServerSide } from "./server-side.js";
+import { LocalFrames, type Frames } from "./frames.js";
 import { serverEnv, spawnServer, type ServerProcess } from "./spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
@@ -51,6 +46,20 @@ export interface RelayOptions {
   maxFrameBytes?: number;
   /** Called once the server is running (tests use it to learn the pid). */
   onSpawn?: (pid: number) => void;
+  /**
+   * Frames read somewhere else (the shadow worker, worker-frames.ts): bytes then always pass
+   * through as they arrive. Given the session's streams; default: LocalFrames on this thread.
+   */
+  frames?: (io: FramesIo) => Frames;
+}
+
+/** The session's streams and voices, for a Frames made elsewhere. */
+export interface FramesIo {
+  toClient: Outbound;
+  clientFlow: Flow;
+  serverFlow: Flow;
+  announce: (line: string) => void;
+  onError: (err: unknown) => void;
 }
 
 export interface RelayResult {
@@ -81,16 +90,11 @@ class Session {
   private readonly maxFrameBytes: number;
   private stderrOut: Outbound | undefined;
   private readonly announce: (line: string) => void;
-  private readonly clientSide: ClientSide;
-  private readonly serverSide: ServerSide;
   private readonly toServer: Outbound;
   private readonly toClient: Outbound;
-  private readonly asker: Asker;
-  private readonly correlator: Correlator;
-  /** Splitter of the server's output (a field: pass-through needs its frame boundaries). */
-  private readonly s2c: LineSplitter;
-  /** Set in pass-through only. */
-  private readonly pass: PassThroughGuard | undefined;
+  private readonly frames: Frames;
+  /** Bytes go on the moment they arrive; frames are read after (see the file comment). */
+  private readonly passThrough: boolean;
   /** Set once effectgate itself starts stopping the server (client gone, signal, oversize line). */
   private stopping = false;
   /** Signals effectgate sent the server, so an exit by one of them is not reported as a crash. */
@@ -106,27 +110,14 @@ class Session {
     private readonly resolve: (r: RelayResult) => void,
   ) {
     const log = o.log;
-    const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
-    const clientIn = new Flow(o.input);
-    const serverOut = new Flow(child.stdout);
+    const clientFlow = new Flow(o.input);
+    const serverFlow = new Flow(child.stdout);
     this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
-    const passThrough = o.gate === undefined || o.gate.recordsOnly === true;
-    this.s2c = new LineSplitter(this.maxFrameBytes, passThrough ? BIG_LINES : undefined);
-    this.toServer = new Outbound(child.stdin, clientIn, (err) => {
+    this.passThrough = o.frames !== undefined || o.gate === undefined || o.gate.recordsOnly === true;
+    this.toServer = new Outbound(child.stdin, clientFlow, (err) => {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });
-    this.toClient = new Outbound(o.output, serverOut, () => this.clientEnded("client output closed"));
-    const correlator = new Correlator();
-    this.correlator = correlator;
-    const facts = new SessionFacts(record);
-    const toClientLine = (line: string): void => {
-      this.stats.originated++;
-      const bytes = Buffer.from(`${line}\n`);
-      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true);
-      if (this.pass) this.pass.writeOwn(bytes);
-      else this.toClient.write(bytes);
-    };
-    this.asker = new Asker(toClientLine, record);
+    this.toClient = new Outbound(o.output, serverFlow, () => this.clientEnded("client output closed"));
     const announce = (line: string): void => {
       o.errorOutput.write(`effectgate: ${line}\n`);
     };
@@ -136,70 +127,42 @@ class Session {
       log.event("relay-error", { error: message });
       announce(`internal error: ${message.split("\n")[0] ?? ""}`);
     };
-    const shared = passThrough ? new Lane(onError) : undefined;
-    this.pass = shared && new PassThroughGuard(this.s2c, this.toClient, [clientIn, serverOut], shared);
-    this.clientSide = new ClientSide({
-      gate: o.gate,
-      log,
-      toServer: this.toServer,
-      toClient: toClientLine,
-      correlator,
-      facts,
-      asker: this.asker,
-      stats: this.stats,
-      flow: clientIn,
-      announce,
-      onError,
-      passThrough,
-      ...(shared ? { lane: shared } : {}),
-    });
-    this.serverSide = new ServerSide({
-      gate: o.gate,
-      log,
-      toClient: this.toClient,
-      correlator,
-      facts,
-      stats: this.stats,
-      announce,
-      onError,
-      onBusy: (busy) => (busy ? serverOut.hold() : serverOut.release()),
-      passThrough,
-      ...(shared ? { lane: shared } : {}),
-    });
+    const io: FramesIo = { toClient: this.toClient, clientFlow, serverFlow, announce, onError };
+    this.frames = o.frames
+      ? o.frames(io)
+      : new LocalFrames({
+          ...io,
+          gate: o.gate,
+          log,
+          maxFrameBytes: this.maxFrameBytes,
+          passThrough: this.passThrough,
+          toServer: this.toServer,
+          stats: this.stats,
+          holdBacklog: true,
+        });
   }
 
   start(): void {
-    const { o, child } = this;
-    const s2c = this.s2c;
-    const pass = this.pass;
-    const c2s = new LineSplitter(this.maxFrameBytes, pass ? BIG_LINES : undefined);
-    const toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
-    const toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
-    // Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on.
-    const big = (side: (f: Frame | BigFrame) => void) => (pass ? side : undefined);
+    const { o, child, frames } = this;
+    const pass = this.passThrough;
     o.input.on("data", (chunk: Buffer) => {
-      if (pass && !c2s.overflow) this.toServer.write(chunk);
-      if (!c2s.push(chunk, toClientSide, big(toClientSide))) this.tooLarge("client");
-      pass?.holdIfBacklogged();
+      if (pass && !frames.overflowed("client")) this.toServer.write(chunk);
+      if (!frames.push("client", chunk)) this.tooLarge("client");
     });
     const ended = (): void => {
       if (this.clientDone) return;
-      c2s.end(toClientSide, big(toClientSide));
+      frames.end("client");
       this.clientEnded("client closed its output (EOF)");
     };
     o.input.once("end", ended);
     o.input.once("close", ended);
     o.input.once("error", ended);
     child.stdout.on("data", (chunk: Buffer) => {
-      if (pass && !s2c.overflow) this.toClient.write(chunk);
-      if (!s2c.push(chunk, toServerSide, big(toServerSide))) this.tooLarge("server");
-      pass?.flushOwn();
-      pass?.holdIfBacklogged();
+      if (pass && !frames.overflowed("server")) this.toClient.write(chunk);
+      if (!frames.push("server", chunk)) this.tooLarge("server");
+      if (pass) frames.afterServerChunk();
     });
-    child.stdout.once("end", () => {
-      s2c.end(toServerSide, big(toServerSide));
-      pass?.flushOwn();
-    });
+    child.stdout.once("end", () => frames.end("server"));
     this.relayStderr();
     child.on("error", (err) => o.log.event("server-error", { error: err.message }));
     child.once("exit", (code, signal) => void this.serverExited(code, signal));
@@ -247,9 +210,9 @@ class Session {
     if (this.exited) return;
     this.o.log.event("client-eof", { why });
     this.stopping = true;
-    this.asker.cancelAll();
-    void this.clientSide.lane.whenIdle().then(() => {
-      this.asker.cancelAll();
+    this.frames.cancelAsks();
+    void this.frames.settled("client").then(() => {
+      this.frames.cancelAsks();
       if (this.exited) return;
       void this.toServer.end();
       this.escalate(GRACE_AFTER_EOF_MS, "SIGTERM");
@@ -304,29 +267,29 @@ class Session {
         resolve();
       });
     });
-    await this.serverSide.lane.whenIdle();
+    const { unanswered, stats } = await this.frames.finish();
     await this.stderrOut?.drained(); // our stderr is not ours to close; just let it take the rest
-    this.sayExit(code, signal); // after the server's own stderr, so it is the last word
+    this.sayExit(code, signal, unanswered); // after the server's own stderr, so it is the last word
     this.clientDone = true;
-    this.asker.cancelAll();
+    this.frames.cancelAsks();
     o.input.removeAllListeners("data");
     o.input.pause();
     o.input.destroy();
     await this.toClient.end();
     const exitCode = code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
-    o.log.exit({ code, signal, exitCode, counts: { ...this.stats } });
+    const counts: RelayStats = { ...stats, stderrLines: this.stats.stderrLines };
+    o.log.exit({ code, signal, exitCode, counts: { ...counts } });
     process.off("exit", this.killOnExit);
     for (const sig of FORWARDED_SIGNALS) process.off(sig, this.onSignal);
-    this.resolve({ exitCode, code, signal, stats: { ...this.stats } });
+    this.resolve({ exitCode, code, signal, stats: counts });
   }
 
   /**
    * One stderr line (and a `server-exit` event) when the end was not one effectgate asked for:
    * a crash, an exit of its own, a signal from elsewhere, or calls still waiting for answers.
-   * The count is known only when every forwarded request is tracked (the gate observes).
+   * `unanswered` is null when requests are not tracked.
    */
-  private sayExit(code: number | null, signal: NodeJS.Signals | null): void {
-    const unanswered = this.o.gate?.observe ? this.correlator.size : null;
+  private sayExit(code: number | null, signal: NodeJS.Signals | null, unanswered: number | null): void {
     const left = unanswered
       ? `; ${unanswered} call${unanswered === 1 ? " was" : "s were"} left unanswered`
       : "";

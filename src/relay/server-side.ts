@@ -12,7 +12,7 @@ import type { Gate, JudgeContext } from "../core/gate.js";
 import { classify, type Classified } from "../core/jsonrpc.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import type { Correlator } from "./correlate.js";
-import type { Outbound } from "./flow.js";
+import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
 import { guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
@@ -23,7 +23,7 @@ const ID_KEY = Buffer.from('"id"');
 export interface ServerSideDeps {
   gate: Gate | undefined;
   log: RelayLog;
-  toClient: Outbound;
+  toClient: ByteSink;
   correlator: Correlator;
   facts: SessionFacts;
   stats: RelayStats;

@@ -1,0 +1,168 @@
+/**
+ * Where the relay's bytes become frames: split into lines, logged, judged and observed. The
+ * session (relay.ts) owns the processes and streams; a Frames owns everything that reads frames.
+ * Two kinds exist: LocalFrames does the work on the relay's own thread, and WorkerFrames
+ * (worker-frames.ts) hands the bytes to a shadow worker when nothing can be refused
+ * (docs/decisions/0050-observe-work-in-a-worker.md).
+ */
+import type { BigFrame } from "../core/big-line.js";
+import type { Gate } from "../core/gate.js";
+import { LineSplitter, type Frame } from "../core/line-splitter.js";
+import { Asker } from "./ask.js";
+import { ClientSide } from "./client-side.js";
+import { Correlator } from "./correlate.js";
+import type { ByteSink, Holdable } from "./flow.js";
+import { SessionFacts } from "./handshake.js";
+import { Lane } from "./lane.js";
+import { BIG_LINES, PassThroughGuard } from "./pass-through.js";
+import { ServerSide } from "./server-side.js";
+import type { RelayLog, RelayStats } from "./types.js";
+
+export type Side = "client" | "server";
+
+export interface Frames {
+  /**
+   * Bytes read from one side. In pass-through they have already been written on. Returns false
+   * when this chunk made a line longer than the limit; that side's later bytes are dropped.
+   */
+  push(from: Side, chunk: Buffer): boolean;
+  /** That side's stream ended: a last line without a newline is still a frame. */
+  end(from: Side): void;
+  /** Whether a line from that side passed the limit (pass-through stops writing it on). */
+  overflowed(from: Side): boolean;
+  /** After each server chunk in pass-through: effectgate's own lines may go out between frames. */
+  afterServerChunk(): void;
+  /** Resolves once every frame pushed from that side so far has been dealt with. */
+  settled(from: Side): Promise<void>;
+  /** Ends the asks effectgate has open with the client (the client is gone or the server is). */
+  cancelAsks(): void;
+  /**
+   * At the end, once the server's output has ended: waits for the last frames, then gives the
+   * calls still unanswered (null when requests are not tracked) and the counts.
+   */
+  finish(): Promise<{ unanswered: number | null; stats: RelayStats }>;
+}
+
+export interface LocalFramesDeps {
+  gate: Gate | undefined;
+  log: RelayLog;
+  maxFrameBytes: number;
+  /** Bytes were written on as they arrived: frames are only recorded, judged and observed. */
+  passThrough: boolean;
+  toServer: ByteSink;
+  toClient: ByteSink;
+  clientFlow: Holdable;
+  serverFlow: Holdable;
+  /** Counts; shared with the session, which adds the stderr lines. */
+  stats: RelayStats;
+  announce: (line: string) => void;
+  onError: (err: unknown) => void;
+  /**
+   * Where effectgate's own lines go, when not to `toClient` (the shadow worker hands them to the
+   * relay's thread). Pass-through holds them back while a server frame is half-way to the client.
+   */
+  ownLine?: (bytes: Buffer) => void;
+  /** Pause both sources while frames wait to be recorded (not in the worker: the relay does it). */
+  holdBacklog?: boolean;
+}
+
+export class LocalFrames implements Frames {
+  private readonly c2s: LineSplitter;
+  private readonly s2c: LineSplitter;
+  private readonly asker: Asker;
+  private readonly correlator = new Correlator();
+  private readonly clientSide: ClientSide;
+  private readonly serverSide: ServerSide;
+  private readonly pass: PassThroughGuard | undefined;
+  private readonly toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
+  private readonly toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
+
+  constructor(private readonly d: LocalFramesDeps) {
+    const { log, stats, passThrough } = d;
+    const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
+    const big = passThrough ? BIG_LINES : undefined;
+    this.c2s = new LineSplitter(d.maxFrameBytes, big);
+    this.s2c = new LineSplitter(d.maxFrameBytes, big);
+    const facts = new SessionFacts(record);
+    const shared = passThrough ? new Lane(d.onError) : undefined;
+    this.pass =
+      shared && !d.ownLine
+        ? new PassThroughGuard(
+            this.s2c,
+            d.toClient,
+            d.holdBacklog ? [d.clientFlow, d.serverFlow] : [],
+            shared,
+          )
+        : undefined;
+    const ownLine =
+      d.ownLine ?? ((bytes: Buffer) => (this.pass ? this.pass.writeOwn(bytes) : d.toClient.write(bytes)));
+    const toClientLine = (line: string): void => {
+      stats.originated++;
+      const bytes = Buffer.from(`${line}\n`);
+      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true);
+      ownLine(bytes);
+    };
+    this.asker = new Asker(toClientLine, record);
+    const common = { gate: d.gate, log, correlator: this.correlator, facts, stats, announce: d.announce };
+    this.clientSide = new ClientSide({
+      ...common,
+      toServer: d.toServer,
+      toClient: toClientLine,
+      asker: this.asker,
+      flow: d.clientFlow,
+      onError: d.onError,
+      passThrough,
+      ...(shared ? { lane: shared } : {}),
+    });
+    this.serverSide = new ServerSide({
+      ...common,
+      toClient: d.toClient,
+      onError: d.onError,
+      onBusy: (busy) => (busy ? d.serverFlow.hold() : d.serverFlow.release()),
+      passThrough,
+      ...(shared ? { lane: shared } : {}),
+    });
+  }
+
+  push(from: Side, chunk: Buffer): boolean {
+    // Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on.
+    const ok =
+      from === "client"
+        ? this.c2s.push(chunk, this.toClientSide, this.d.passThrough ? this.toClientSide : undefined)
+        : this.s2c.push(chunk, this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
+    this.pass?.holdIfBacklogged();
+    return ok;
+  }
+
+  end(from: Side): void {
+    if (from === "client")
+      this.c2s.end(this.toClientSide, this.d.passThrough ? this.toClientSide : undefined);
+    else {
+      this.s2c.end(this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
+      this.pass?.flushOwn();
+    }
+  }
+
+  overflowed(from: Side): boolean {
+    return (from === "client" ? this.c2s : this.s2c).overflow;
+  }
+
+  afterServerChunk(): void {
+    this.pass?.flushOwn();
+  }
+
+  settled(from: Side): Promise<void> {
+    return (from === "client" ? this.clientSide : this.serverSide).lane.whenIdle();
+  }
+
+  cancelAsks(): void {
+    this.asker.cancelAll();
+  }
+
+  async finish(): Promise<{ unanswered: number | null; stats: RelayStats }> {
+    await this.serverSide.lane.whenIdle();
+    // The count is known only when every forwarded request is tracked (the gate observes).
+    const unanswered = this.d.gate?.observe ? this.correlator.size : null;
+    return { unanswered, stats: this.d.stats };
+  }
+}
