@@ -7,10 +7,12 @@ import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
 import { parseLevel } from "../core/levels.js";
 import type { Level } from "../core/types.js";
-import { openSessionLog } from "../log/writer.js";
+import { openSessionLog, type SessionLog } from "../log/writer.js";
 import { buildGate } from "../relay/build-gates.js";
 import { isOffValue } from "../relay/off-switch.js";
 import { runRelay } from "../relay/relay.js";
+import { startShadow, type Shadow } from "../relay/worker-frames.js";
+import { MAX_FRAME_BYTES } from "../core/line-splitter.js";
 import { VERSION } from "../version.js";
 
 export interface RelayArgs {
@@ -73,7 +75,7 @@ export async function run(args: string[]): Promise<number> {
   };
   if (off) warn("EFFECTGATE_OFF is set: relaying with no checks at all (calls are logged, not judged)");
   const cwd = process.cwd();
-  const built = await buildGate({
+  const gateOptions = {
     ...(parsed.policy !== undefined ? { policy: parsed.policy } : {}),
     ...(parsed.level !== undefined ? { level: parsed.level } : {}),
     ...(parsed.lock !== undefined ? { lock: parsed.lock } : {}),
@@ -81,26 +83,38 @@ export async function run(args: string[]): Promise<number> {
     serverArgv: parsed.server,
     cwd,
     off,
-  });
-  const log = openSessionLog({
-    dir: sessionDir(parsed.logDir, process.env),
-    name: parsed.name ?? null,
-    // The log's warnings already start with "effectgate: ".
-    warn: (line) => void process.stderr.write(`${line}\n`),
-  });
-  log.header({
+  };
+  const built = await buildGate(gateOptions);
+  const logDir = sessionDir(parsed.logDir, process.env);
+  const name = parsed.name ?? null;
+  const header = {
     effectgate: VERSION,
     argv: args,
     server: parsed.server,
-    name: parsed.name ?? null,
+    name,
     cwd,
     pid: process.pid,
     platform: process.platform,
-    level: built.level,
-    from: built.from,
-    policy: built.policy,
-    lock: built.lock,
-  });
+  };
+  const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  // When nothing can be refused, a worker thread reads the frames and the log is its own
+  // (docs/decisions/0050-observe-work-in-a-worker.md); otherwise everything happens here.
+  const recordsOnly = built.gate === undefined || built.gate.recordsOnly === true;
+  const shadow: Shadow | null = recordsOnly
+    ? await startShadow(
+        {
+          gate: gateOptions,
+          level: built.level,
+          log: { dir: logDir, name },
+          header,
+          maxFrameBytes: MAX_FRAME_BYTES,
+        },
+        say,
+      )
+    : null;
+  const local = shadow ? null : openSessionLog({ dir: logDir, name, warn: say });
+  local?.header({ ...header, level: built.level, from: built.from, policy: built.policy, lock: built.lock });
+  const log = shadow ? shadow.log : (local as SessionLog);
   try {
     const result = await runRelay({
       serverArgv: parsed.server,
@@ -113,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
       envDeny: built.envDeny,
       cwd,
       forwardSignals: true,
+      ...(shadow ? { frames: shadow.frames } : {}),
     });
     return result.exitCode;
   } catch (err) {
@@ -121,6 +136,7 @@ export async function run(args: string[]): Promise<number> {
       log.exit({ code: null, signal: null, exitCode: EXIT.cannotStart, counts: {} });
     throw err;
   } finally {
-    log.close();
+    if (shadow) await shadow.close();
+    local?.close();
   }
 }
