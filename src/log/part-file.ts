@@ -68,18 +68,24 @@ export class PartFile {
     return basename(this.path ?? "");
   }
 
-  /** Write all of `buf`, looping over short writes. False (with lastError) when it failed. */
-  write(buf: Buffer): boolean {
+  /**
+   * Write all of `buf` (or of each part in turn: one record, never copied into one buffer),
+   * looping over short writes. False (with lastError) when it failed.
+   */
+  write(buf: Buffer | readonly Buffer[]): boolean {
     const fd = this.fd;
     if (fd === null) return false;
     let off = 0;
     try {
-      while (off < buf.length) {
-        const n = this.io.writeSync(fd, buf, off, buf.length - off);
-        if (n <= 0) throw new Error(`write returned ${n} bytes`);
-        off += n;
+      for (const part of Buffer.isBuffer(buf) ? [buf] : buf) {
+        for (let at = 0; at < part.length;) {
+          const n = this.io.writeSync(fd, part, at, part.length - at);
+          if (n <= 0) throw new Error(`write returned ${n} bytes`);
+          at += n;
+          off += n;
+        }
       }
-      this.size += buf.length;
+      this.size += off;
       return true;
     } catch (err) {
       this.lastError = describeError(err);

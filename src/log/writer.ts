@@ -15,6 +15,9 @@ import { embeddable, type Fields, type Prepared, prepareRecord, RAW_TAIL } from 
  */
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** Raw frame bytes past this size are written as they are, not copied after the record's head. */
+const SEPARATE_WRITE_BYTES = 64 * 1024;
+const RAW_TAIL_BYTES = Buffer.from(RAW_TAIL);
 export const DEFAULT_MAX_STDERR_BYTES = 1024 * 1024;
 
 export interface SessionLogOptions {
@@ -217,7 +220,13 @@ class SessionLogWriter implements SessionLog {
     const hadLoss = this.lost > 0;
     // Only the caller's record can carry raw bytes, and it is last.
     const text = Buffer.from(prefix + lines.join(""), "utf8");
-    const out = record?.raw ? Buffer.concat([text, record.raw, Buffer.from(RAW_TAIL)]) : text;
+    const raw = record?.raw;
+    // A big frame's bytes are written where they are; a small one costs less as one write.
+    const out = !raw
+      ? text
+      : raw.length > SEPARATE_WRITE_BYTES
+        ? [text, raw, RAW_TAIL_BYTES]
+        : Buffer.concat([text, raw, RAW_TAIL_BYTES]);
     if (!this.file.write(out)) {
       this.lastError = this.file.lastError;
       if (this.file.abandoned) this.continues ??= { from: this.file.name(), reason: "write-error" };

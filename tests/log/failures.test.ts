@@ -106,6 +106,31 @@ describe("log write failures", () => {
     expect(recs[2]).toMatchObject({ data: { lost: 4, error: "ENOSPC: simulated" } });
   });
 
+  it("a big frame written in parts: a failure after its head leaves no torn line", () => {
+    const { io, ctl } = faultyIo();
+    const dir = join(root(), "parts");
+    const log = openSessionLog({ dir, io, platform: "linux", warn: () => undefined });
+    log.header(sampleHeader);
+    const big = Buffer.from(JSON.stringify({ id: 1, result: { text: "z".repeat(200_000) } }));
+    ctl.writes = 0;
+    log.frame("s2c", big, "\n", false, true);
+    expect(ctl.writes).toBeGreaterThan(1); // the record went out in more than one write
+    // Now the frame's bytes fail after the record's head went out (a filling disk).
+    let calls = 0;
+    const real = io.writeSync.bind(io);
+    io.writeSync = (fd, buf, offset, length) => {
+      if (++calls === 2) throw errno("ENOSPC");
+      return real(fd, buf, offset, length);
+    };
+    log.frame("s2c", big, "\n", false, true);
+    io.writeSync = real;
+    log.event("after", {});
+    log.close();
+    const recs = readRecords(log.path as string);
+    expect(evs(recs)).toEqual(["header", "frame", "log-gap", "after"]);
+    expect((recs[1] as unknown as { text: string }).text).toBe(big.toString("utf8"));
+  });
+
   it("a descriptor that goes bad (EBADF): the next record starts a new part that says why", () => {
     const { io, ctl } = faultyIo();
     const warnings: string[] = [];
