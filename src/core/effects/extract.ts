@@ -42,7 +42,9 @@ export function isUrl(s: string): boolean {
  * input would still open `~/.bashrc\n`.
  */
 function isProse(s: string): boolean {
-  return /[\r\n\u2028\u2029]/.test(s.trim());
+  const t = s.trim();
+  // Four searches rather than one regular expression: several times faster on megabyte strings.
+  return t.includes("\n") || t.includes("\r") || t.includes("\u2028") || t.includes("\u2029");
 }
 
 /**

@@ -49,6 +49,10 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
     const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} cannot be canonicalised: ${c.error}`;
     return { effect, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why };
   }
+  if (c.namesNoFile === true) {
+    const why = `${cx.tool} would ${VERB[effect.operation]} a path of ${effect.spelled.length} characters at ${effect.at}: longer than any system accepts, it names no file`;
+    return { effect, verdict: "allow", reason: why };
+  }
   if (effect.operation === "write" && c.otherNames === true) {
     // Hard links: the write changes every name of the file, and no rule can see the others.
     const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} names a file that has other names (hard links); effectgate cannot tell which paths this write changes`;

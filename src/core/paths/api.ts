@@ -47,6 +47,11 @@ export type Canonical =
       physical?: string;
       /** Present when the file (resolved or physical) has other names (hard links). */
       otherNames?: true;
+      /**
+       * Present when the path is longer than any system call accepts, both as written and as
+       * normalised (MAX_PATH_CHARS): it names no file, and links were not asked about.
+       */
+      namesNoFile?: true;
     }
   | { ok: false; spelled: string; error: string };
 

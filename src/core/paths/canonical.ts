@@ -93,12 +93,23 @@ export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
 }
 
 /**
+ * The longest path any system call takes: 32,767 UTF-16 units on Windows (long paths), 4,096 bytes
+ * on Linux, 1,024 on macOS. A server passes a path on as written or normalised (Node's fs resolves
+ * it first on Windows), so a path longer than this both ways cannot be opened anywhere.
+ */
+export const MAX_PATH_CHARS = 32_767;
+
+/**
  * Canonicalise one path argument as the server would see it. Never throws: a string that cannot
  * be placed comes back `ok: false` with the reason, so the caller refuses the call (fail closed).
  */
 export function canonicalise(input: string, profile: PlatformProfile, resolver: PathResolver): Canonical {
   const lex = lexicalPath(input, profile);
   if (!lex.ok) return { ok: false, spelled: input, error: lex.error };
+  // Asking the file system about megabytes of text would only cost time (a 4 MiB string to a
+  // tool effectgate does not know is read as a possible path).
+  if (input.length > MAX_PATH_CHARS && lex.lexical.length > MAX_PATH_CHARS)
+    return { ok: true, spelled: input, lexical: lex.lexical, resolved: lex.lexical, namesNoFile: true };
   const nfc = (p: string): string => (profile.platform === "darwin" ? p.normalize("NFC") : p);
   const resolved = nfc(resolver.realpath(lex.lexical) ?? lex.lexical);
   const out: Canonical = { ok: true, spelled: input, lexical: lex.lexical, resolved };
