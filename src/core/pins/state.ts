@@ -64,7 +64,8 @@ export class PinState {
     const before = compareToolsDetailed(approved, this.pagesInListing, { removed: false });
     this.pagesInListing = [...this.pagesInListing, ...tools];
     const all = compareToolsDetailed(approved, this.pagesInListing, { removed: page.last });
-    const key = (c: ToolChange): string => `${c.kind}\u0000${c.tool}\u0000${c.sentences.join("\u0001")}`;
+    // JSON keeps the parts apart whatever characters a tool name or sentence holds.
+    const key = (c: ToolChange): string => JSON.stringify([c.kind, c.tool, c.sentences]);
     const old = new Set(before.map(key));
     const fresh = all.filter((c) => !old.has(key(c)));
     for (const c of fresh) {
@@ -84,12 +85,14 @@ export class PinState {
       return { ok: false, reason: "this server has no entry in the lock, so none of its tools is approved" };
     const flagged = this.flagged.get(tool);
     if (flagged !== undefined) {
+      // The sentences without their `tool "x": ` prefix: the reason names the tool once.
+      const details = flagged.sentences.map((s) => s.replace(`tool "${tool}": `, "")).join("; ");
       const what =
         flagged.kind === "added"
           ? `tool "${tool}" is not in the lock (it appeared after approval)`
           : flagged.kind === "unverifiable"
-            ? `tool "${tool}" cannot be checked against the lock (${flagged.sentences.map((s) => s.replace(`tool "${tool}": `, "")).join("; ")})`
-            : `tool "${tool}" changed since it was approved (${flagged.sentences.map((s) => s.replace(`tool "${tool}": `, "")).join("; ")})`;
+            ? `tool "${tool}" cannot be checked against the lock (${details})`
+            : `tool "${tool}" changed since it was approved (${details})`;
       return { ok: false, reason: what };
     }
     if (!this.approved.has(tool))

@@ -47,9 +47,10 @@ function unknownKeyProblem(tree: YamlTree, parent: KeyPath, key: string): Omit<C
   const known = KNOWN_KEYS[section] ?? [];
   let hint = nearKey(key, known);
   if (hint === undefined) {
-    // A right key in the wrong section, e.g. `deny_read:` written at the top level.
+    // A right key in the wrong section, e.g. `deny_read:` written at the top level. The key is
+    // unknown in its own section, so only other sections can include it.
     for (const [other, keys] of Object.entries(KNOWN_KEYS)) {
-      if (other !== section && other !== "" && keys.includes(key))
+      if (other !== "" && keys.includes(key))
         hint = `${other}.${key} (it belongs under ${other}:)`;
     }
   }
