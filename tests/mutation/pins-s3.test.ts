@@ -19,7 +19,10 @@ function pin(tool: unknown): ToolPin {
 
 describe("diffSchema wording", () => {
   it("calls a missing type 'any' when a property gains one", () => {
-    const out = diffSchema({ ...obj, properties: { x: {} } }, { ...obj, properties: { x: { type: "string" } } });
+    const out = diffSchema(
+      { ...obj, properties: { x: {} } },
+      { ...obj, properties: { x: { type: "string" } } },
+    );
     expect(out).toHaveLength(1);
     expect(out[0]?.severity).toBe("high");
     expect(out[0]?.text).toContain('"x"');
@@ -59,7 +62,11 @@ describe("diffSchema wording", () => {
 
 describe("diffEntry environment names", () => {
   it("lists removed names in sorted order even when the lock holds them unsorted", () => {
-    const live: LiveServer = { argv: ["node", "s.js"], envNames: [], tools: [{ name: "t", inputSchema: obj }] };
+    const live: LiveServer = {
+      argv: ["node", "s.js"],
+      envNames: [],
+      tools: [{ name: "t", inputSchema: obj }],
+    };
     const r = buildEntry(live);
     if (!r.ok) throw new Error(r.problems.join("; "));
     // A hand-written lock may list env names in any order; the diff must still read sorted.
@@ -73,14 +80,22 @@ describe("LockFile shape", () => {
   const entry = (over: Record<string, unknown> = {}): unknown => ({
     version: 1,
     servers: {
-      s: { command: "node", args: [], env: [], tools: { t: { description: null, inputSchema: obj, hash: HEX } }, ...over },
+      s: {
+        command: "node",
+        args: [],
+        env: [],
+        tools: { t: { description: null, inputSchema: obj, hash: HEX } },
+        ...over,
+      },
     },
   });
 
   it("accepts exactly 64 lower-case hex digits as a hash, and says so when refusing", () => {
     expect(LockFile.safeParse(entry()).success).toBe(true);
     for (const bad of [`x${HEX}`, `${HEX}x`, ` ${HEX}`, `${HEX}\n`, HEX.toUpperCase()]) {
-      const r = LockFile.safeParse(entry({ tools: { t: { description: null, inputSchema: obj, hash: bad } } }));
+      const r = LockFile.safeParse(
+        entry({ tools: { t: { description: null, inputSchema: obj, hash: bad } } }),
+      );
       expect(r.success).toBe(false);
       expect(r.error?.issues[0]?.message).toMatch(/SHA-256/);
       expect(r.error?.issues[0]?.message).toMatch(/hex/);
@@ -90,7 +105,14 @@ describe("LockFile shape", () => {
   it("accepts the fields a prompt and a resource template are pinned with", () => {
     const prompts = { p: { title: "P", description: "d", arguments: [{ name: "a" }], hash: HEX } };
     const resourceTemplates = {
-      r: { title: "R", uriTemplate: "file:///{x}", description: "d", mimeType: "text/plain", annotations: {}, hash: HEX },
+      r: {
+        title: "R",
+        uriTemplate: "file:///{x}",
+        description: "d",
+        mimeType: "text/plain",
+        annotations: {},
+        hash: HEX,
+      },
     };
     const r = LockFile.safeParse(entry({ prompts, resourceTemplates }));
     expect(r.error?.issues).toBeUndefined();
