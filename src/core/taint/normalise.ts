@@ -4,6 +4,8 @@
  * All work is bounded (MAX_TEXT characters per layer, MAX_LAYERS layers, MAX_ROUNDS of decoding),
  * because this runs on every response from a source server.
  */
+import { decodeIfText } from "./binary-run.js";
+
 export const MAX_TEXT = 256 * 1024;
 export const MAX_LAYERS = 64;
 const MAX_ROUNDS = 3;
@@ -82,27 +84,12 @@ const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
 const HIDDEN_ELEMENT =
   /<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|aria-hidden\s*=\s*["']?true|\bhidden\b)[^>]*>([\s\S]*?)<\/\1>/gi;
 
-/** Mostly printable text: decoded binary is not an instruction. */
-function printable(s: string): boolean {
-  let ok = 0; // empty text: 0 / 0 is NaN, which is not above the bar either
-  let seen = 0;
-  for (const ch of s) {
-    seen += ch.length;
-    const c = ch.codePointAt(0) ?? 0;
-    if (c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 0xfffd && c !== 127)) ok++;
-    // Even if all the rest were printable the share could not pass the bar: the same answer,
-    // without walking the rest of a long run of decoded binary.
-    else if ((ok + s.length - seen) / s.length <= 0.9) return false;
-  }
-  return ok / s.length > 0.9;
-}
-
 function decodeBase64(run: string): string | undefined {
   // A hex digest (git hash, checksum) is also valid base64; it never decodes to words.
   if (/^[0-9a-f]+$/i.test(run)) return undefined;
-  // Node's base64 decoder also reads the URL-safe alphabet (`-`, `_`).
-  const text = Buffer.from(run, "base64").toString("utf8");
-  return printable(text) ? text : undefined;
+  // Node's base64 decoder also reads the URL-safe alphabet (`-`, `_`). Decoded binary is not an
+  // instruction: only mostly printable text counts.
+  return decodeIfText(Buffer.from(run, "base64"));
 }
 
 function decodePercent(s: string): string | undefined {
