@@ -3,13 +3,9 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineGauge } from "../../src/core/line-gauge.js";
-import { LineSplitter } from "../../src/core/line-splitter.js";
 import { recordFromLine } from "../../src/log/reader.js";
 import { startShadow } from "../../src/relay/worker-frames.js";
-import { cut } from "./cut.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
@@ -52,25 +48,6 @@ function burst(
 }
 
 describe("shadow worker", () => {
-  it("LineGauge tracks the unfinished line exactly as LineSplitter does, under any chunking", () => {
-    fc.assert(
-      fc.property(
-        fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a.map((b) => (b % 7 === 0 ? 0x0a : b)))),
-        fc.array(fc.nat(), { maxLength: 20 }),
-        fc.integer({ min: 0, max: 60 }),
-        (bytes, offsets, limit) => {
-          const gauge = new LineGauge(limit);
-          const splitter = new LineSplitter(limit);
-          for (const chunk of cut(bytes, offsets)) {
-            expect(gauge.push(chunk)).toBe(splitter.push(chunk, () => undefined));
-            expect(gauge.overflow).toBe(splitter.overflow);
-            expect(gauge.buffered).toBe(splitter.buffered);
-          }
-        },
-      ),
-    );
-  });
-
   it("a burst larger than the worker's backlog: every frame reaches the client and the log, in order", async () => {
     const n = 120;
     const size = 256 * 1024; // 30 MiB in all: past the 16 MiB the relay lets the worker fall behind

@@ -36,9 +36,20 @@ export function decodeIfText(bytes: Buffer): string | undefined {
     let end = Math.min(total, at + size);
     while (end < total && (bytes[end - 1] as number) >= 0x80) end++;
     const piece = bytes.subarray(at, end).toString("utf8");
-    for (const ch of piece) {
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
       chars++;
-      if (isPrintableCodePoint(ch.codePointAt(0) as number)) ok++;
+      // A surrogate pair is one character, from U+10000 up: printable. (UTF-8 decoding never
+      // yields a lone surrogate.) charCodeAt is several times faster here than a for…of.
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < piece.length) {
+        const d = piece.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          i++;
+          ok++;
+          continue;
+        }
+      }
+      if (isPrintableCodePoint(c)) ok++;
     }
     pieces.push(piece);
     at = end;
