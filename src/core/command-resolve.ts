@@ -75,7 +75,8 @@ function resolveWindows(input: ResolveInput): Resolved {
       ];
   for (const dir of dirs) {
     for (const name of names) {
-      const full = win32.resolve(dir, name);
+      // A relative PATH entry is relative to the server's folder, never to effectgate's own.
+      const full = win32.resolve(cwd, dir, name);
       if (!isFile(full)) continue;
       const ext = win32.extname(full).toLowerCase();
       if (ext === ".cmd" || ext === ".bat") return throughCmd(full, input.args, input.comspec ?? "cmd.exe");

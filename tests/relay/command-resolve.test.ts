@@ -16,6 +16,11 @@ function win(files: string[], command: string, args: string[] = [], extra: Parti
 }
 
 describe("resolveCommand on win32", () => {
+  it("a relative PATH entry is looked up under the server's folder", () => {
+    const r = win(["C:\\work\\bin\\tool.exe"], "tool", [], { path: "bin" });
+    expect(r).toMatchObject({ ok: true, file: "C:\\work\\bin\\tool.exe" });
+  });
+
   it("runs npx.cmd through cmd.exe with verbatim arguments", () => {
     const r = win(["C:\\Program Files\\nodejs\\npx.cmd"], "npx", [
       "-y",
