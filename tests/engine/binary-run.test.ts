@@ -72,3 +72,22 @@ describe("decodeIfText", () => {
     expect(decodeIfText(Buffer.from(euros))).toBe(euros);
   });
 });
+
+describe("decodeIfText at the edges of UTF-8 and UTF-16", () => {
+  it("a continuation byte 0x80 is not ASCII: no piece ends after one", () => {
+    // U+1000 is E1 80 80 in UTF-8: the first piece's end (4096) falls right after an E1, and
+    // the next two bytes are 0x80. Cutting there would break characters into U+FFFD.
+    const text = "\u1000".repeat(3000);
+    expect(decodeIfText(Buffer.from(text))).toBe(text);
+  });
+
+  it("characters whose surrogates sit at the ends of the surrogate ranges count once each", () => {
+    // U+10000 = D800 DC00, U+103FF = D800 DFFF, U+10FFFD = DBFF DFFD. Nine of them and one DEL
+    // is 9 printable characters in 10: exactly 90%, not above. Counted as two each it would pass.
+    for (const ch of ["\u{10000}", "\u{103FF}", "\u{10FFFD}"]) {
+      const text = `${ch.repeat(9)}\x7f`;
+      expect(decodeIfText(Buffer.from(text)), ch.codePointAt(0)?.toString(16)).toBeUndefined();
+      expect(decodeIfText(Buffer.from(`${ch.repeat(10)}\x7f`))).toBe(`${ch.repeat(10)}\x7f`);
+    }
+  });
+});

@@ -32,6 +32,13 @@ describe("paths longer than any system accepts", () => {
     expect(d.ok && d.namesNoFile).toBeFalsy();
   });
 
+  it("a spelling over the limit whose normal form is exactly at it is still a path", () => {
+    const abs = `/${"z".repeat(MAX_PATH_CHARS - 1)}`;
+    const c = canonicalise(`/a/..${abs}`, PROFILE, LEXICAL_ONLY);
+    expect(c).toMatchObject({ ok: true, lexical: abs });
+    expect(c.ok && c.namesNoFile).toBeFalsy();
+  });
+
   it("a long spelling that folds to a short path is judged by the short one", () => {
     const spelled = `${"a/../".repeat(10_000)}../.ssh/authorized_keys`; // 50,000+ characters
     expect(spelled.length).toBeGreaterThan(MAX_PATH_CHARS);
