@@ -14,6 +14,7 @@ const BARE = join(here, "bench", "bare-relay.mjs");
 const CLI = join(root, "dist", "main.js");
 const SMALL_CALLS = Number(process.env.BENCH_SMALL_CALLS ?? 2000);
 const LARGE_CALLS = Number(process.env.BENCH_LARGE_CALLS ?? 20);
+const SMALL_ROUNDS = Number(process.env.BENCH_SMALL_ROUNDS ?? 5);
 const MiB = 1024 * 1024;
 
 const home = mkdtempSync(join(tmpdir(), "effectgate-bench-"));
@@ -67,7 +68,7 @@ function callFrame(id, text) {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function measure(name) {
+async function start(name) {
   const [cmd, args] = setups[name];
   const c = connect(cmd, args);
   await c.request(
@@ -83,6 +84,12 @@ async function measure(name) {
     }) + "\n",
   );
   c.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  return c;
+}
+
+/** Small calls: p50 and p99 of one session. */
+async function measureSmall(name) {
+  const c = await start(name);
   const small = [];
   const smallText = "x".repeat(30); // the frame is about 100 bytes
   for (let i = 1; i <= SMALL_CALLS; i++) {
@@ -91,6 +98,12 @@ async function measure(name) {
     if (i > 50) small.push(performance.now() - t0); // skip warm-up
   }
   small.sort((a, b) => a - b);
+  await c.close();
+  return { p50: pct(small, 50), p99: pct(small, 99) };
+}
+
+async function measureLarge(name) {
+  const c = await start(name);
   const bigText = "y".repeat(4 * MiB);
   const timeLarge = async (frame) => {
     const times = [];
@@ -115,7 +128,7 @@ async function measure(name) {
   );
   const bigUnknown = await timeLarge(callFrame);
   await c.close();
-  return { p50: pct(small, 50), p99: pct(small, 99), big, bigUnknown };
+  return { big, bigUnknown };
 }
 
 /** Peak RSS (VmHWM) of the process in the middle, for one 64 MiB round trip. */
@@ -144,8 +157,21 @@ async function peakMemory(name) {
   return hwm;
 }
 
+// Small-call latency moves with whatever else the machine does, so the setups take turns over
+// several rounds and each reports its median round.
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rounds = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
+for (let r = 0; r < SMALL_ROUNDS; r++)
+  for (const name of Object.keys(setups)) rounds[name].push(await measureSmall(name));
 const results = {};
-for (const name of Object.keys(setups)) results[name] = await measure(name);
+for (const name of Object.keys(setups)) {
+  const small = rounds[name];
+  results[name] = {
+    p50: median(small.map((x) => x.p50)),
+    p99: median(small.map((x) => x.p99)),
+    ...(await measureLarge(name)),
+  };
+}
 const mem = {};
 for (const name of ["bare relay", "effectgate"]) mem[name] = await peakMemory(name);
 
@@ -161,7 +187,7 @@ const rows = [
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
 console.log(
-  `effectgate bench — ${SMALL_CALLS} small calls, ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`,
+  `effectgate bench — ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds (setups take turns; median round), ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`,
 );
 console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
 console.log("|---|---|---|---|---|");
