@@ -2,31 +2,7 @@
 // requests begin one, and which client messages are requests awaiting an answer.
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../../src/core/evaluation/attack.js";
-import { Scenario } from "../../src/core/evaluation/scenario.js";
-import { createSessionJudge } from "../../src/core/judge/session.js";
-import type { JudgeEnvironment } from "../../src/core/policy/api.js";
-import { policyOf, TEST_POLICY } from "../engine/helpers.js";
-
-const compiled = new Map<string, ReturnType<typeof policyOf>>();
-const makeJudge = (env: JudgeEnvironment) => {
-  const key = JSON.stringify(env.profile);
-  const policy = compiled.get(key) ?? policyOf(TEST_POLICY, env.profile);
-  compiled.set(key, policy);
-  return createSessionJudge(policy, env);
-};
-
-type Msg = Record<string, unknown>;
-const scenario = (messages: Msg[], over: Msg = {}) =>
-  Scenario.parse({
-    id: "s",
-    title: "a scenario",
-    category: "cat",
-    source: { ref: "test", what: "test" },
-    platform: "linux",
-    server: { name: "fs", command: ["srv"] },
-    messages,
-    ...over,
-  });
+import { makeJudge, scenario, type Msg } from "./scenario-helpers.js";
 
 const t = (description: string) => ({ name: "a", description, inputSchema: { type: "object" } });
 const approved = [t("v1")];

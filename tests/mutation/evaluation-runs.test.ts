@@ -9,38 +9,14 @@ import { evaluateBenign, sessionsOf, type BenignSession } from "../../src/core/e
 import { mapResolver, syntheticProfile } from "../../src/core/evaluation/machine.js";
 import { evaluateAttacks } from "../../src/core/evaluation/recall.js";
 import { formatBenign, formatRecall } from "../../src/core/evaluation/report.js";
-import { Scenario } from "../../src/core/evaluation/scenario.js";
-import { createSessionJudge } from "../../src/core/judge/session.js";
-import type { JudgeEnvironment } from "../../src/core/policy/api.js";
 import type { LogEntry, RecordLike } from "../../src/core/replay/entries.js";
-import { policyOf, TEST_POLICY } from "../engine/helpers.js";
+import { makeJudge, scenario, type Msg } from "./scenario-helpers.js";
 
-// One compiled policy per machine: compiling is the slow part, and judges never change it.
-const compiled = new Map<string, ReturnType<typeof policyOf>>();
-const makeJudge = (env: JudgeEnvironment) => {
-  const key = JSON.stringify(env.profile);
-  const policy = compiled.get(key) ?? policyOf(TEST_POLICY, env.profile);
-  compiled.set(key, policy);
-  return createSessionJudge(policy, env);
-};
-
-type Msg = Record<string, unknown>;
 const call = (id: number | string, name: string, args: Msg = {}) => ({
   id,
   method: "tools/call",
   params: { name, arguments: args },
 });
-const scenario = (messages: Msg[], over: Msg = {}) =>
-  Scenario.parse({
-    id: "s",
-    title: "a scenario",
-    category: "cat",
-    source: { ref: "test", what: "test" },
-    platform: "linux",
-    server: { name: "fs", command: ["srv"] },
-    messages,
-    ...over,
-  });
 const harm = (c2s: Msg): Msg => ({ c2s, harmful: true });
 const SSH_WRITE = call(9, "write_file", { path: "~/.ssh/authorized_keys", content: "k" });
 const PKG_EDIT = call(9, "edit_file", { path: "package.json", edits: [] });
