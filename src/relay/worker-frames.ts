@@ -55,16 +55,23 @@ export type FromWorker =
 export async function startShadow(setup: ShadowSetup, say: (line: string) => void): Promise<Shadow | null> {
   const worker = new Worker(new URL("./shadow-worker.js", import.meta.url), { workerData: setup });
   const started = await new Promise<string | null>((resolve) => {
-    const onMessage = (m: FromWorker): void => {
-      if (m[0] !== "ready" && m[0] !== "fatal" && m[0] !== "warn") return;
-      if (m[0] === "warn") return say(m[1]);
+    const done = (why: string | null): void => {
       worker.off("message", onMessage);
       worker.off("error", onError);
-      resolve(m[0] === "ready" ? null : m[1]);
+      worker.off("exit", onExit);
+      resolve(why);
     };
-    const onError = (err: Error): void => resolve(err.message);
+    const onMessage = (m: FromWorker): void => {
+      if (m[0] === "warn") say(m[1]);
+      else if (m[0] === "ready") done(null);
+      else if (m[0] === "fatal") done(m[1]);
+    };
+    const onError = (err: Error): void => done(err.message);
+    // Gone without a word (an exit during start-up): never wait for it.
+    const onExit = (code: number): void => done(`it exited with code ${code}`);
     worker.on("message", onMessage);
-    worker.once("error", onError);
+    worker.on("error", onError);
+    worker.on("exit", onExit);
   });
   if (started === null) return new Shadow(worker, setup.maxFrameBytes, say);
   await worker.terminate();
