@@ -14,7 +14,7 @@ import { Correlator } from "./correlate.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
-import { BIG_LINES, PassThroughGuard } from "./pass-through.js";
+import { BacklogHold, BIG_LINES, OwnLines } from "./pass-through.js";
 import { ServerSide } from "./server-side.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
@@ -73,7 +73,9 @@ export class LocalFrames implements Frames {
   private readonly correlator = new Correlator();
   private readonly clientSide: ClientSide;
   private readonly serverSide: ServerSide;
-  private readonly pass: PassThroughGuard | undefined;
+  /** Pass-through only: own lines wait for a frame boundary; a backlog pauses both sources. */
+  private readonly own: OwnLines | undefined;
+  private readonly backlog: BacklogHold | undefined;
   private readonly toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
   private readonly toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
 
@@ -85,17 +87,11 @@ export class LocalFrames implements Frames {
     this.s2c = new LineSplitter(d.maxFrameBytes, big);
     const facts = new SessionFacts(record);
     const shared = passThrough ? new Lane(d.onError) : undefined;
-    this.pass =
-      shared && !d.ownLine
-        ? new PassThroughGuard(
-            this.s2c,
-            d.toClient,
-            d.holdBacklog ? [d.clientFlow, d.serverFlow] : [],
-            shared,
-          )
-        : undefined;
+    this.own = shared && !d.ownLine ? new OwnLines(this.s2c, d.toClient) : undefined;
+    this.backlog =
+      shared && d.holdBacklog ? new BacklogHold([d.clientFlow, d.serverFlow], shared) : undefined;
     const ownLine =
-      d.ownLine ?? ((bytes: Buffer) => (this.pass ? this.pass.writeOwn(bytes) : d.toClient.write(bytes)));
+      d.ownLine ?? ((bytes: Buffer) => (this.own ? this.own.write(bytes) : d.toClient.write(bytes)));
     const toClientLine = (line: string): void => {
       stats.originated++;
       const bytes = Buffer.from(`${line}\n`);
@@ -130,7 +126,7 @@ export class LocalFrames implements Frames {
       from === "client"
         ? this.c2s.push(chunk, this.toClientSide, this.d.passThrough ? this.toClientSide : undefined)
         : this.s2c.push(chunk, this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
-    this.pass?.holdIfBacklogged();
+    this.backlog?.check();
     return ok;
   }
 
@@ -139,7 +135,7 @@ export class LocalFrames implements Frames {
       this.c2s.end(this.toClientSide, this.d.passThrough ? this.toClientSide : undefined);
     else {
       this.s2c.end(this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
-      this.pass?.flushOwn();
+      this.own?.flush();
     }
   }
 
@@ -148,7 +144,7 @@ export class LocalFrames implements Frames {
   }
 
   afterServerChunk(): void {
-    this.pass?.flushOwn();
+    this.own?.flush();
   }
 
   settled(from: Side): Promise<void> {

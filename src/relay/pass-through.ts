@@ -16,38 +16,45 @@ export const BIG_LINES = { after: DEFAULT_MAX_FRAME_BYTES, headBytes: TRUNCATED_
 /** Frames waiting to be recorded before both sources are paused. */
 const MAX_UNRECORDED_FRAMES = 256;
 
-export class PassThroughGuard {
-  private ownLines: Buffer[] = [];
-  private backlogHeld = false;
+/** effectgate's own lines: never written in the middle of a server frame already half-sent. */
+export class OwnLines {
+  private waiting: Buffer[] = [];
 
   constructor(
-    /** Splits the server's output; a partial line there means a frame is half-way to the client. */
+    /** The server's output so far; a partial line there means a frame is half-way to the client. */
     private readonly s2c: { readonly buffered: number },
     private readonly toClient: ByteSink,
+  ) {}
+
+  write(bytes: Buffer): void {
+    if (this.s2c.buffered > 0) this.waiting.push(bytes);
+    else this.toClient.write(bytes);
+  }
+
+  /** After each server chunk: lines kept back go out once the frame has ended. */
+  flush(): void {
+    if (this.waiting.length === 0 || this.s2c.buffered > 0) return;
+    const lines = this.waiting;
+    this.waiting = [];
+    for (const line of lines) this.toClient.write(line);
+  }
+}
+
+/** When judging and logging fall behind (a slow disk, an async hook), stop reading both sides. */
+export class BacklogHold {
+  private held = false;
+
+  constructor(
     private readonly sources: readonly Holdable[],
     private readonly lane: Lane,
   ) {}
 
-  /** A line effectgate made up: never in the middle of a server frame already half-sent. */
-  writeOwn(bytes: Buffer): void {
-    if (this.s2c.buffered > 0) this.ownLines.push(bytes);
-    else this.toClient.write(bytes);
-  }
-
-  flushOwn(): void {
-    if (this.ownLines.length === 0 || this.s2c.buffered > 0) return;
-    const lines = this.ownLines;
-    this.ownLines = [];
-    for (const line of lines) this.toClient.write(line);
-  }
-
-  /** When judging and logging fall behind (a slow disk, an async hook), stop reading both sides. */
-  holdIfBacklogged(): void {
-    if (this.backlogHeld || this.lane.queued <= MAX_UNRECORDED_FRAMES) return;
-    this.backlogHeld = true;
+  check(): void {
+    if (this.held || this.lane.queued <= MAX_UNRECORDED_FRAMES) return;
+    this.held = true;
     for (const f of this.sources) f.hold();
     void this.lane.whenIdle().then(() => {
-      this.backlogHeld = false;
+      this.held = false;
       for (const f of this.sources) f.release();
     });
   }

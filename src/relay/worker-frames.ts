@@ -13,6 +13,7 @@ import type { Level } from "../core/types.js";
 import { LineGauge } from "../core/line-gauge.js";
 import type { HeaderRecord } from "../log/records.js";
 import type { Frames, Side } from "./frames.js";
+import { OwnLines } from "./pass-through.js";
 import type { FramesIo } from "./relay.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
@@ -84,7 +85,8 @@ export class Shadow {
   private readonly waiting = new Map<string, Array<(m: FromWorker) => void>>();
   private framesIo: FramesIo | undefined;
   private readonly gauges: Record<Side, LineGauge>;
-  private ownLines: Buffer[] = [];
+  /** Lines the worker made up for the client (none at observe today; kept exact anyway). */
+  private own: OwnLines | undefined;
   private inFlight = 0;
   private messages = 0;
   private holding = false;
@@ -113,11 +115,12 @@ export class Shadow {
   /** For RelayOptions.frames. */
   readonly frames = (io: FramesIo): Frames => {
     this.framesIo = io;
+    this.own = new OwnLines(this.gauges.server, io.toClient);
     return {
       push: (from, chunk) => this.push(from, chunk),
       end: (from) => this.post([from === "client" ? "ce" : "se"]),
       overflowed: (from) => this.gauges[from].overflow,
-      afterServerChunk: () => this.flushOwn(),
+      afterServerChunk: () => this.own?.flush(),
       settled: () => this.sync(),
       cancelAsks: () => undefined, // no asks in pass-through
       finish: async () => {
@@ -188,22 +191,13 @@ export class Shadow {
       case "warn":
         return this.say(m[1]);
       case "own":
-        this.ownLines.push(Buffer.from(m[1].buffer, m[1].byteOffset, m[1].byteLength));
-        return this.flushOwn();
+        return this.own?.write(Buffer.from(m[1].buffer, m[1].byteOffset, m[1].byteLength));
       default: {
         // Replies come back in the order their requests were sent.
         const resolve = this.waiting.get(m[0])?.shift();
         resolve?.(m);
       }
     }
-  }
-
-  /** effectgate's own lines never go out in the middle of a server frame already half-sent. */
-  private flushOwn(): void {
-    if (this.ownLines.length === 0 || this.gauges.server.buffered > 0 || !this.framesIo) return;
-    const lines = this.ownLines;
-    this.ownLines = [];
-    for (const line of lines) this.framesIo.toClient.write(line);
   }
 
   /** The relay goes on without a log; everyone waiting on the worker is let go. */

@@ -9,13 +9,13 @@
  * The share of printable characters (code points: an emoji is one, though two UTF-16 units)
  * that decoded text must exceed.
  */
-export const PRINTABLE_SHARE = 0.9;
+const PRINTABLE_SHARE = 0.9;
 
 /** The first piece; small runs are decoded in one go. */
 const FIRST_PIECE_BYTES = 4096;
 
 /** Tab, line feed, carriage return, and everything from space up except DEL and U+FFFD. */
-export function isPrintableCodePoint(c: number): boolean {
+function isPrintableCodePoint(c: number): boolean {
   return c === 9 || c === 10 || c === 13 || (c >= 32 && c !== 0xfffd && c !== 127);
 }
 
