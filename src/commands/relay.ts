@@ -5,6 +5,7 @@
  */
 import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
+import { nothingRefused } from "../core/gate.js";
 import { parseLevel } from "../core/levels.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
@@ -99,8 +100,7 @@ export async function run(args: string[]): Promise<number> {
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   // When nothing can be refused, a worker thread reads the frames and the log is its own
   // (docs/decisions/0050-observe-work-in-a-worker.md); otherwise everything happens here.
-  const recordsOnly = built.gate === undefined || built.gate.recordsOnly === true;
-  const shadow: Shadow | null = recordsOnly
+  const shadow: Shadow | null = nothingRefused(built.gate)
     ? await startShadow(
         {
           gate: gateOptions,

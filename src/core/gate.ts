@@ -63,3 +63,8 @@ export interface Gate {
   /** Called for every server→client request or notification, before it is forwarded. */
   observeServerMessage?(msg: Record<string, unknown>, ctx: JudgeContext): void | Promise<void>;
 }
+
+/** Whether nothing can be refused: no gate (checks off), or one that only records. */
+export function nothingRefused(gate: Gate | undefined): boolean {
+  return gate === undefined || gate.recordsOnly === true;
+}

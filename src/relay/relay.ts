@@ -15,7 +15,7 @@
  */
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import type { Gate } from "../core/gate.js";
+import { nothingRefused, type Gate } from "../core/gate.js";
 import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter.js";
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
@@ -113,7 +113,7 @@ class Session {
     const clientFlow = new Flow(o.input);
     const serverFlow = new Flow(child.stdout);
     this.maxFrameBytes = o.maxFrameBytes ?? MAX_FRAME_BYTES;
-    this.passThrough = o.frames !== undefined || o.gate === undefined || o.gate.recordsOnly === true;
+    this.passThrough = o.frames !== undefined || nothingRefused(o.gate);
     this.toServer = new Outbound(child.stdin, clientFlow, (err) => {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });

@@ -5,6 +5,7 @@
  * (LocalFrames in pass-through). worker-frames.ts is the other end of the channel.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { nothingRefused } from "../core/gate.js";
 import { openSessionLog } from "../log/writer.js";
 import { buildGate } from "./build-gates.js";
 import { LocalFrames } from "./frames.js";
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   }
   // The relay already read the policy and chose to pass bytes first; a file changed in between
   // must not leave the two threads disagreeing.
-  if (built.level !== setup.level || (built.gate !== undefined && built.gate.recordsOnly !== true)) {
+  if (built.level !== setup.level || !nothingRefused(built.gate)) {
     return send(["fatal", `the policy now reads level ${built.level}, the relay started at ${setup.level}`]);
   }
   const log = openSessionLog({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Gate, JudgeContext, ObservedResponse } from "../../src/core/gate.js";
+import { nothingRefused, type Gate, type JudgeContext, type ObservedResponse } from "../../src/core/gate.js";
 import { chainGates } from "../../src/relay/gate-chain.js";
 
 const ctx: JudgeContext = { record: () => undefined, announce: () => undefined };
@@ -48,5 +48,18 @@ describe("chainGates", () => {
       action: "refuse",
       text: "no",
     });
+  });
+});
+
+describe("nothingRefused", () => {
+  it("holds for checks off and for a gate that only records, not for one that may refuse", () => {
+    expect(nothingRefused(undefined)).toBe(true);
+    expect(nothingRefused({ recordsOnly: true, judge: forward })).toBe(true);
+    expect(nothingRefused({ recordsOnly: false, judge: forward })).toBe(false);
+    expect(nothingRefused({ judge: forward })).toBe(false);
+    // A chain only records when every gate in it does.
+    expect(nothingRefused(chainGates([{ recordsOnly: true, judge: forward }, { judge: forward }]))).toBe(
+      false,
+    );
   });
 });
