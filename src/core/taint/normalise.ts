@@ -78,11 +78,19 @@ const ASCII = /^[ -~\t\n\r]*$/;
 /** Runs of spacing, and single spacing characters other than a plain space: cheap on ordinary text. */
 const SPACING = /\s{2,}|[^\S ]/g;
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+// A run starts only where the character before is not in the alphabet: the same matches as
+// without the look-behind (a run too short from its start is too short from inside it), but the
+// engine no longer re-reads every word of ordinary text from each of its letters.
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const PERCENT = /(?:%[0-9a-fA-F]{2}){3,}/;
 const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
 const HIDDEN_ELEMENT =
   /<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|aria-hidden\s*=\s*["']?true|\bhidden\b)[^>]*>([\s\S]*?)<\/\1>/gi;
+
+/** Every run of 24 or more base64 characters (either alphabet), with up to two `=` after it. */
+export function* base64Runs(text: string): Generator<string> {
+  for (const m of text.matchAll(BASE64_RUN)) yield m[0];
+}
 
 function decodeBase64(run: string): string | undefined {
   // A hex digest (git hash, checksum) is also valid base64; it never decodes to words.
@@ -120,8 +128,8 @@ function children(layer: Layer): Layer[] {
     out.push({ via: via("hidden-markup"), hidden: true, text: m[2] as string });
   const pct = decodePercent(text);
   if (pct !== undefined && pct !== text) out.push({ via: via("percent"), hidden: layer.hidden, text: pct });
-  for (const m of text.matchAll(BASE64_RUN)) {
-    const decoded = decodeBase64(m[0]);
+  for (const run of base64Runs(text)) {
+    const decoded = decodeBase64(run);
     // Encoded text is hidden from a human reader, so it counts as a hidden layer.
     if (decoded !== undefined) out.push({ via: via("base64"), hidden: true, text: decoded });
     if (out.length >= MAX_LAYERS) break;
