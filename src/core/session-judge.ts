@@ -9,6 +9,12 @@ export interface TaintEvent {
   why: string;
 }
 
+/** Who hears when a response held more text than the content scan reads. */
+export interface ScanOptions {
+  /** Called with how many characters of the response's strings were scanned, of how many. */
+  onPartial?: (extent: { scanned: number; of: number }) => void;
+}
+
 export interface SessionJudgeApi {
   /** Whether the session has taken in untrusted content. */
   readonly tainted: boolean;
@@ -18,5 +24,9 @@ export interface SessionJudgeApi {
    * Show the judge a response to an earlier request. Returns the taint events it caused
    * (empty when none); the session stays tainted afterwards.
    */
-  observe(request: { method: string; params: unknown }, response: Record<string, unknown>): TaintEvent[];
+  observe(
+    request: { method: string; params: unknown },
+    response: Record<string, unknown>,
+    scan?: ScanOptions,
+  ): TaintEvent[];
 }

@@ -1,7 +1,7 @@
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../core/gate.js";
 import { outcomeFor } from "../core/levels.js";
 import { askText, type RefusalKind, refusalText } from "../core/refusal-text.js";
-import type { SessionJudgeApi } from "../core/session-judge.js";
+import type { ScanOptions, SessionJudgeApi } from "../core/session-judge.js";
 import type { Decision, Level } from "../core/types.js";
 
 /** What the `decision` event says happened to the call. */
@@ -114,9 +114,14 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
     },
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
+      const scan: ScanOptions = {
+        // No cap is silent: text past the scan budget is recorded with the call it answers.
+        onPartial: (extent) => ctx.record("scan-partial", { id: seen.request.id, ...extent }),
+      };
       const events = judge.observe(
         { method: seen.request.method, params: seen.request.params },
         seen.response,
+        scan,
       );
       for (const ev of events)
         ctx.record("taint", { id: seen.request.id, by: ev.by, reason: ev.reason, why: ev.why });

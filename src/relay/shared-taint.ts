@@ -93,8 +93,8 @@ export function withSharedTaint(
       adopt();
       return judge.judge(method, params, problem);
     },
-    observe(request, response) {
-      const events = judge.observe(request, response);
+    observe(request, response, scan) {
+      const events = judge.observe(request, response, scan);
       const first = events[0];
       if (first) {
         try {

@@ -147,6 +147,26 @@ describe("policy gate", () => {
   });
 });
 
+describe("scan extent", () => {
+  it("records a response whose text went past the scan budget, with the call's id", async () => {
+    const { ctx, seen } = ctxOf();
+    const g = gateAt("observe");
+    const request = { method: "tools/call", id: "r-9", params: call("read_text_file", { path: "big.log" }) };
+    const answer = (n: number) => ({
+      jsonrpc: "2.0",
+      id: "r-9",
+      result: { content: [{ type: "text", text: "z".repeat(n) }] },
+    });
+    await g.observe?.({ request, response: answer(1000) }, ctx);
+    expect(seen.log).toEqual([]);
+    await g.observe?.({ request, response: answer(5 * 1024 * 1024) }, ctx);
+    // "text" and the z's: the windows hold 4 MiB of it, less the line break after "text".
+    expect(seen.log).toEqual([
+      ["scan-partial", { id: "r-9", scanned: 4 * 1024 * 1024 - 1, of: 5 * 1024 * 1024 + 4 }],
+    ]);
+  });
+});
+
 describe("decision events for large calls", () => {
   it("keep the deciding effect first and say how many were left out", async () => {
     const { ctx, seen } = ctxOf();

@@ -5,6 +5,8 @@ import { MAX_TEXT } from "../../src/core/taint/normalise.js";
 import { responseWindows, scoreResponse, taintFromResponse } from "../../src/core/taint/observe.js";
 import { policyOf } from "../engine/helpers.js";
 
+const windowsOf = (response: Record<string, unknown>) => responseWindows(response).windows;
+
 const nest = (inner: unknown, levels: number, wrap: (v: unknown) => unknown = (v) => [v]) => {
   let v = inner;
   for (let i = 0; i < levels; i++) v = wrap(v);
@@ -13,33 +15,70 @@ const nest = (inner: unknown, levels: number, wrap: (v: unknown) => unknown = (v
 
 describe("response windows", () => {
   it("joins every string of the result and the error, each followed by a line break", () => {
-    expect(responseWindows({})).toEqual([]);
-    expect(responseWindows({ result: { content: [] }, id: "not scanned" })).toEqual([]);
+    expect(windowsOf({})).toEqual([]);
+    expect(windowsOf({ result: { content: [] }, id: "not scanned" })).toEqual([]);
     expect(
-      responseWindows({ result: ["ab", { k: "cd", n: 1, b: true, z: null }], error: { message: "ef" } }),
+      windowsOf({ result: ["ab", { k: "cd", n: 1, b: true, z: null }], error: { message: "ef" } }),
     ).toEqual(["ab\ncd\nef\n"]);
   });
 
   it("cuts text into windows of MAX_TEXT characters, continuing after a full one", () => {
     const long = "b".repeat(MAX_TEXT);
-    expect(responseWindows({ result: ["xy", long] })).toEqual([`xy\n${"b".repeat(MAX_TEXT - 3)}\n`, "bbb\n"]);
+    expect(windowsOf({ result: ["xy", long] })).toEqual([`xy\n${"b".repeat(MAX_TEXT - 3)}\n`, "bbb\n"]);
     // A string that exactly fills a window closes it; the next string starts a new one.
     const fits = "c".repeat(MAX_TEXT - 1);
-    expect(responseWindows({ result: [fits, "z"] })).toEqual([`${fits}\n`, "z\n"]);
+    expect(windowsOf({ result: [fits, "z"] })).toEqual([`${fits}\n`, "z\n"]);
   });
 
   it("scans at most 16 windows", () => {
-    const w = responseWindows({ result: "d".repeat(MAX_TEXT * 17), error: "late" });
+    const w = windowsOf({ result: "d".repeat(MAX_TEXT * 17), error: "late" });
     expect(w).toHaveLength(16);
     expect(w.every((x) => x.length === MAX_TEXT + 1)).toBe(true);
   });
 
   it("reads strings up to 16 levels down, in arrays and objects alike", () => {
-    expect(responseWindows({ result: nest("deep", 16) })).toEqual(["deep\n"]);
-    expect(responseWindows({ result: nest("deep", 17) })).toEqual([]);
+    expect(windowsOf({ result: nest("deep", 16) })).toEqual(["deep\n"]);
+    expect(windowsOf({ result: nest("deep", 17) })).toEqual([]);
     const obj = (v: unknown) => ({ k: v });
-    expect(responseWindows({ result: nest("deep", 16, obj) })).toEqual(["deep\n"]);
-    expect(responseWindows({ result: nest("deep", 17, obj) })).toEqual([]);
+    expect(windowsOf({ result: nest("deep", 16, obj) })).toEqual(["deep\n"]);
+    expect(windowsOf({ result: nest("deep", 17, obj) })).toEqual([]);
+  });
+});
+
+describe("scan extent", () => {
+  it("counts the characters of every string, and how many went into windows", () => {
+    expect(responseWindows({ result: ["ab", { k: "cde" }], error: "f", id: "not text" }).extent).toEqual({
+      scanned: 6,
+      of: 6,
+    });
+    // Each piece in a window is followed by a line break that is not the strings' text.
+    const { windows, extent } = responseWindows({ result: "d".repeat(MAX_TEXT * 17), error: "late" });
+    expect(extent).toEqual({ scanned: windows.join("").length - 16, of: MAX_TEXT * 17 + 4 });
+    expect(extent.scanned).toBe(16 * MAX_TEXT);
+    // A second string starts after the first one's line break, which takes a character of room.
+    expect(responseWindows({ result: ["ab", "c".repeat(16 * MAX_TEXT)] }).extent).toEqual({
+      scanned: 16 * MAX_TEXT - 1,
+      of: 16 * MAX_TEXT + 2,
+    });
+  });
+
+  it("does not count strings deeper than the walk goes", () => {
+    expect(responseWindows({ result: nest("deep", 17) }).extent).toEqual({ scanned: 0, of: 0 });
+  });
+
+  it("tells only about responses with text left unscanned, with the extent", () => {
+    const p = policyOf();
+    const seen: Array<{ scanned: number; of: number }> = [];
+    const onPartial = (e: { scanned: number; of: number }) => seen.push(e);
+    const req = { method: "tools/call", params: { name: "read_text_file" } };
+    taintFromResponse(p, undefined, req, { result: "x".repeat(16 * MAX_TEXT) }, { onPartial });
+    expect(seen).toEqual([]);
+    taintFromResponse(p, undefined, req, { result: "x".repeat(16 * MAX_TEXT + 1) }, { onPartial });
+    expect(seen).toEqual([{ scanned: 16 * MAX_TEXT, of: 16 * MAX_TEXT + 1 }]);
+    // Without content signatures nothing is scanned, so nothing is cut.
+    const off = policyOf(`version: 1\ntaint:\n  signatures: false\n`);
+    taintFromResponse(off, undefined, req, { result: "x".repeat(17 * MAX_TEXT) }, { onPartial });
+    expect(seen).toHaveLength(1);
   });
 });
 
@@ -54,7 +93,7 @@ describe("revealed-text budget", () => {
   };
 
   it("scans a hidden layer that fits the budget exactly", () => {
-    expect(responseWindows(response(576))).toHaveLength(5);
+    expect(windowsOf(response(576))).toHaveLength(5);
     expect(scoreResponse(response(576)).hits).toEqual([
       expect.objectContaining({ rule: "instruction-override", via: "html-comment", hidden: true }),
     ]);

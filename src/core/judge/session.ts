@@ -41,8 +41,8 @@ export function createSessionJudge(
     judge(method: string, params: unknown, problem?: string): Decision {
       return explain(method, params, problem).decision;
     },
-    observe(request, response): TaintEvent[] {
-      const events = taintFromResponse(policy, env.server, request, response);
+    observe(request, response, scan): TaintEvent[] {
+      const events = taintFromResponse(policy, env.server, request, response, scan);
       if (events.length > 0) tainted = true;
       return events;
     },

@@ -1,8 +1,8 @@
 import { requestEffects } from "../judge/decide.js";
 import type { CompiledPolicy } from "../policy/api.js";
-import type { TaintEvent } from "../session-judge.js";
+import type { ScanOptions, TaintEvent } from "../session-judge.js";
 import { type Layer, MAX_TEXT, revealLayers } from "./normalise.js";
-import { type SignatureHit, scoreLayers } from "./signatures.js";
+import { type SignatureScore, scoreLayers } from "./signatures.js";
 
 /** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
 const MAX_WINDOWS = 16;
@@ -10,18 +10,33 @@ const MAX_DEPTH = 16;
 /** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
 const MAX_REVEALED_CHARS = 1024 * 1024;
 
+/** How much of a response's string text went into windows, in characters. */
+export interface ScanExtent {
+  scanned: number;
+  /** All string text within MAX_DEPTH; more than `scanned` when the windows ran out. */
+  of: number;
+}
+
 /**
  * Every string in a response's result or error, each followed by a line break, cut into windows of
- * MAX_TEXT characters (and the break after the last piece). Exported for tests.
+ * MAX_TEXT characters (and the break after the last piece), at most MAX_WINDOWS of them; and how
+ * much of the text they hold. Exported for tests.
  */
-export function responseWindows(response: Record<string, unknown>): string[] {
+export function responseWindows(response: Record<string, unknown>): {
+  windows: string[];
+  extent: ScanExtent;
+} {
   const windows: string[] = [];
+  const extent = { scanned: 0, of: 0 };
   let current = "";
   const push = (s: string) => {
+    extent.of += s.length;
     let rest = s;
     while (rest.length > 0 && windows.length < MAX_WINDOWS) {
       const room = MAX_TEXT - current.length;
-      current += rest.slice(0, room) + "\n";
+      const piece = rest.slice(0, room);
+      extent.scanned += piece.length;
+      current += piece + "\n";
       rest = rest.slice(room);
       if (current.length >= MAX_TEXT) {
         windows.push(current);
@@ -29,8 +44,9 @@ export function responseWindows(response: Record<string, unknown>): string[] {
       }
     }
   };
+  // The walk goes on past the last window, counting only, so that a cut is never silent.
   const walk = (v: unknown, depth: number): void => {
-    if (windows.length >= MAX_WINDOWS || depth > MAX_DEPTH) return;
+    if (depth > MAX_DEPTH) return;
     if (typeof v === "string") push(v);
     // Arrays too: Object.values gives a (JSON, so dense) array's elements in order.
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
@@ -39,19 +55,16 @@ export function responseWindows(response: Record<string, unknown>): string[] {
   walk(response["error"], 0);
   // A full set of windows always ends with an empty `current`: push stops only after a window fills.
   if (current.length > 0) windows.push(current);
-  return windows;
+  return { windows, extent };
 }
 
 /** Signature score over a whole response: each rule counted once across all windows. */
-export function scoreResponse(response: Record<string, unknown>): {
-  score: number;
-  hits: SignatureHit[];
-  tainting: boolean;
-} {
+export function scoreResponse(response: Record<string, unknown>): SignatureScore & { extent: ScanExtent } {
   // Every window's plain text is scanned; revealed layers share one budget across the response,
   // so a response full of encoded blobs cannot multiply the work.
   let revealedChars = 0;
-  const layers = responseWindows(response).flatMap((w) => {
+  const { windows, extent } = responseWindows(response);
+  const layers = windows.flatMap((w) => {
     // revealLayers always returns the plain layer first.
     const [plain, ...hidden] = revealLayers(w) as [Layer, ...Layer[]];
     const kept = [plain];
@@ -62,7 +75,7 @@ export function scoreResponse(response: Record<string, unknown>): {
     }
     return kept;
   });
-  return scoreLayers(layers);
+  return { ...scoreLayers(layers), extent };
 }
 
 function subjectOf(method: string, params: unknown): string {
@@ -84,6 +97,7 @@ export function taintFromResponse(
   server: string | undefined,
   request: { method: string; params: unknown },
   response: Record<string, unknown>,
+  scan: ScanOptions = {},
 ): TaintEvent[] {
   const events: TaintEvent[] = [];
   const { method, params } = request;
@@ -99,6 +113,7 @@ export function taintFromResponse(
   }
   if (policy.signatures) {
     const score = scoreResponse(response);
+    if (score.extent.scanned < score.extent.of) scan.onPartial?.(score.extent);
     if (score.tainting) {
       const rules = score.hits.map((h) => `${h.rule}${h.hidden ? ` (in ${h.via})` : ""}`).join(", ");
       events.push({ by, reason: "content", why: `content signatures scored ${score.score}: ${rules}` });
