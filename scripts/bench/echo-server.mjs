@@ -1,5 +1,5 @@
 // Minimal MCP-shaped server for the benchmark: answers initialize, tools/list and tools/call
-// (echoing the `text` argument back), with no framework in the way.
+// (echoing the `text` or `content` argument back), with no framework in the way.
 import { stdin, stdout } from "node:process";
 
 let pending = [];
@@ -31,10 +31,16 @@ function handle(line) {
   } else if (msg.method === "tools/list") {
     reply(msg.id, { tools: [{ name: "echo", description: "echo", inputSchema: { type: "object" } }] });
   } else if (msg.method === "tools/call") {
-    if (msg.params?.arguments?.stderr) process.stderr.write(`handled ${msg.id}\n`);
-    reply(msg.id, {
-      content: [{ type: "text", text: msg.params?.arguments?.text ?? msg.params?.arguments?.content ?? "" }],
-    });
+    const args = msg.params?.arguments ?? {};
+    if (args.stderr) process.stderr.write(`handled ${msg.id}\n`);
+    // `fill: n` answers with n letters; `quiet` answers a big call with a short note, so one
+    // frame at a time can be measured; otherwise the text or content comes back.
+    const text = args.fill
+      ? "z".repeat(args.fill)
+      : args.quiet
+        ? "written"
+        : (args.text ?? args.content ?? "");
+    reply(msg.id, { content: [{ type: "text", text }] });
   } else {
     reply(msg.id, {});
   }
