@@ -1,10 +1,9 @@
 // A response with more text than the content scan reads is recorded as such, at every level:
 // through the built CLI around the echo fixture, judged by the session log.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recordFromLine } from "../../src/log/reader.js";
+import { wholeLogRecords } from "../faults/fault-checks.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
@@ -48,15 +47,7 @@ async function run(level: string): Promise<Array<Record<string, unknown>>> {
   const code = await new Promise((resolve) => child.on("close", resolve));
   expect(code).toBe(0);
   expect(out.split("\n").filter((l) => l !== "")).toHaveLength(2);
-  return readdirSync(logs)
-    .filter((f) => f.endsWith(".jsonl"))
-    .sort()
-    .flatMap((f) =>
-      readFileSync(join(logs, f), "utf8")
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => recordFromLine(l) as Record<string, unknown>),
-    );
+  return wholeLogRecords(logs);
 }
 
 describe("scan extent in the log", () => {
