@@ -15,6 +15,7 @@ const CLI = join(root, "dist", "main.js");
 const SMALL_CALLS = Number(process.env.BENCH_SMALL_CALLS ?? 2000);
 const LARGE_CALLS = Number(process.env.BENCH_LARGE_CALLS ?? 20);
 const SMALL_ROUNDS = Number(process.env.BENCH_SMALL_ROUNDS ?? 5);
+const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const MiB = 1024 * 1024;
 
 const home = mkdtempSync(join(tmpdir(), "effectgate-bench-"));
@@ -186,19 +187,26 @@ async function peakMemory(name, dir) {
   return hwm;
 }
 
-// Small-call latency moves with whatever else the machine does, so the setups take turns over
-// several rounds and each reports its median round.
+// Timings move with whatever else the machine does, so the setups take turns over several
+// rounds and each reports its median round.
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rounds = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
-for (let r = 0; r < SMALL_ROUNDS; r++)
-  for (const name of Object.keys(setups)) rounds[name].push(await measureSmall(name));
+const inTurns = async (rounds, measure) => {
+  const seen = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++)
+    for (const name of Object.keys(setups)) seen[name].push(await measure(name));
+  return seen;
+};
+const small = await inTurns(SMALL_ROUNDS, measureSmall);
+const large = await inTurns(LARGE_ROUNDS, measureLarge);
 const results = {};
 for (const name of Object.keys(setups)) {
-  const small = rounds[name];
+  const mid = (rounds, key) => median(rounds[name].map((x) => x[key]));
   results[name] = {
-    p50: median(small.map((x) => x.p50)),
-    p99: median(small.map((x) => x.p99)),
-    ...(await measureLarge(name)),
+    p50: mid(small, "p50"),
+    p99: mid(small, "p99"),
+    big: mid(large, "big"),
+    bigUnknown: mid(large, "bigUnknown"),
+    bigCode: mid(large, "bigCode"),
   };
 }
 const mem = {};
@@ -218,7 +226,7 @@ const rows = [
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
 console.log(
-  `effectgate bench — ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds (setups take turns; median round), ${LARGE_CALLS} × 4 MiB, node ${process.version}\n`,
+  `effectgate bench — ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds, ${LARGE_CALLS} × 4 MiB × ${LARGE_ROUNDS} rounds (setups take turns; median round), node ${process.version}\n`,
 );
 console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
 console.log("|---|---|---|---|---|");
