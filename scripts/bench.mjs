@@ -1,7 +1,7 @@
 // npm run bench: effectgate's cost, side by side with a direct connection and a bare relay.
 // Prints a table of ratios; numbers are for this machine and this run only.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,20 @@ const setups = {
   direct: ["node", [ECHO]],
   "bare relay": ["node", [BARE, "node", ECHO]],
   effectgate: ["node", [CLI, "--level", "observe", "--log-dir", join(home, "logs"), "--", "node", ECHO]],
+};
+// For the 4 MiB rows only: the default policy with content signatures off, to show what the taint
+// scan costs apart from logging and judging (docs/decisions/0051-observe-keeps-the-full-scan.md).
+const unscanned = join(home, "no-signatures.yaml");
+writeFileSync(
+  unscanned,
+  readFileSync(join(root, "policy", "default.yaml"), "utf8").replace(/^(\s*signatures:) true\b/m, "$1 false"),
+);
+const everySetup = {
+  ...setups,
+  "effectgate, no signatures": [
+    "node",
+    [CLI, "--level", "observe", "--policy", unscanned, "--log-dir", join(home, "logs"), "--", "node", ECHO],
+  ],
 };
 
 /** A raw newline-framed client over a child's stdio. */
@@ -70,7 +84,7 @@ function callFrame(id, text) {
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function start(name) {
-  const [cmd, args] = setups[name];
+  const [cmd, args] = everySetup[name];
   const c = connect(cmd, args);
   await c.request(
     JSON.stringify({
@@ -190,17 +204,16 @@ async function peakMemory(name, dir) {
 // Timings move with whatever else the machine does, so the setups take turns over several
 // rounds and each reports its median round.
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const inTurns = async (rounds, measure) => {
-  const seen = Object.fromEntries(Object.keys(setups).map((name) => [name, []]));
-  for (let r = 0; r < rounds; r++)
-    for (const name of Object.keys(setups)) seen[name].push(await measure(name));
+const inTurns = async (names, rounds, measure) => {
+  const seen = Object.fromEntries(names.map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++) for (const name of names) seen[name].push(await measure(name));
   return seen;
 };
-const small = await inTurns(SMALL_ROUNDS, measureSmall);
-const large = await inTurns(LARGE_ROUNDS, measureLarge);
+const small = await inTurns(Object.keys(setups), SMALL_ROUNDS, measureSmall);
+const large = await inTurns(Object.keys(everySetup), LARGE_ROUNDS, measureLarge);
 const results = {};
-for (const name of Object.keys(setups)) {
-  const mid = (rounds, key) => median(rounds[name].map((x) => x[key]));
+for (const name of Object.keys(everySetup)) {
+  const mid = (rounds, key) => (rounds[name] ? median(rounds[name].map((x) => x[key])) : NaN);
   results[name] = {
     p50: mid(small, "p50"),
     p99: mid(small, "p99"),
@@ -237,6 +250,10 @@ console.log(
 );
 console.log(
   `| 4 MiB time vs bare relay, letters / source code | — | — | — | ${(e.big / b.big).toFixed(2)}× / ${(e.bigCode / b.bigCode).toFixed(2)}× (target ≤ 1.2×) |`,
+);
+const n = results["effectgate, no signatures"];
+console.log(
+  `| the same with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
 );
 const frame = 64 * MiB;
 for (const dir of ["c2s", "s2c"])
