@@ -9,10 +9,13 @@ export interface TaintEvent {
   why: string;
 }
 
-/** Who hears when a response held more text than the content scan reads. */
+/** Who hears when a response held more than the content scan reads. */
 export interface ScanOptions {
-  /** Called with how many characters of the response's strings were scanned, of how many. */
-  onPartial?: (extent: { scanned: number; of: number }) => void;
+  /**
+   * Called with how many characters of the response's strings were scanned, of how many, and how
+   * many revealed layers (decoded or hidden text) were left out once their budget was spent.
+   */
+  onPartial?: (extent: { scanned: number; of: number; layersLeft: number }) => void;
 }
 
 export interface SessionJudgeApi {

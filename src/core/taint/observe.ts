@@ -59,23 +59,29 @@ export function responseWindows(response: Record<string, unknown>): {
 }
 
 /** Signature score over a whole response: each rule counted once across all windows. */
-export function scoreResponse(response: Record<string, unknown>): SignatureScore & { extent: ScanExtent } {
+export function scoreResponse(
+  response: Record<string, unknown>,
+): SignatureScore & { extent: ScanExtent; layersLeft: number } {
   // Every window's plain text is scanned; revealed layers share one budget across the response,
   // so a response full of encoded blobs cannot multiply the work.
   let revealedChars = 0;
+  let layersLeft = 0;
   const { windows, extent } = responseWindows(response);
   const layers = windows.flatMap((w) => {
     // revealLayers always returns the plain layer first.
     const [plain, ...hidden] = revealLayers(w) as [Layer, ...Layer[]];
     const kept = [plain];
-    for (const l of hidden) {
-      if (revealedChars + l.text.length > MAX_REVEALED_CHARS) break;
+    for (const [i, l] of hidden.entries()) {
+      if (revealedChars + l.text.length > MAX_REVEALED_CHARS) {
+        layersLeft += hidden.length - i;
+        break;
+      }
       revealedChars += l.text.length;
       kept.push(l);
     }
     return kept;
   });
-  return { ...scoreLayers(layers), extent };
+  return { ...scoreLayers(layers), extent, layersLeft };
 }
 
 function subjectOf(method: string, params: unknown): string {
@@ -113,7 +119,8 @@ export function taintFromResponse(
   }
   if (policy.signatures) {
     const score = scoreResponse(response);
-    if (score.extent.scanned < score.extent.of) scan.onPartial?.(score.extent);
+    if (score.extent.scanned < score.extent.of || score.layersLeft > 0)
+      scan.onPartial?.({ ...score.extent, layersLeft: score.layersLeft });
     if (score.tainting) {
       const rules = score.hits.map((h) => `${h.rule}${h.hidden ? ` (in ${h.via})` : ""}`).join(", ");
       events.push({ by, reason: "content", why: `content signatures scored ${score.score}: ${rules}` });
