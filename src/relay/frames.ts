@@ -78,11 +78,16 @@ export class LocalFrames implements Frames {
   private readonly backlog: BacklogHold | undefined;
   private readonly toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
   private readonly toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
+  /** Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on. */
+  private readonly bigToClientSide: ((f: BigFrame) => void) | undefined;
+  private readonly bigToServerSide: ((f: BigFrame) => void) | undefined;
 
   constructor(private readonly d: LocalFramesDeps) {
     const { log, stats, passThrough } = d;
     const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
     const big = passThrough ? BIG_LINES : undefined;
+    this.bigToClientSide = passThrough ? this.toClientSide : undefined;
+    this.bigToServerSide = passThrough ? this.toServerSide : undefined;
     this.c2s = new LineSplitter(d.maxFrameBytes, big);
     this.s2c = new LineSplitter(d.maxFrameBytes, big);
     const facts = new SessionFacts(record);
@@ -121,20 +126,18 @@ export class LocalFrames implements Frames {
   }
 
   push(from: Side, chunk: Buffer): boolean {
-    // Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on.
     const ok =
       from === "client"
-        ? this.c2s.push(chunk, this.toClientSide, this.d.passThrough ? this.toClientSide : undefined)
-        : this.s2c.push(chunk, this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
+        ? this.c2s.push(chunk, this.toClientSide, this.bigToClientSide)
+        : this.s2c.push(chunk, this.toServerSide, this.bigToServerSide);
     this.backlog?.check();
     return ok;
   }
 
   end(from: Side): void {
-    if (from === "client")
-      this.c2s.end(this.toClientSide, this.d.passThrough ? this.toClientSide : undefined);
+    if (from === "client") this.c2s.end(this.toClientSide, this.bigToClientSide);
     else {
-      this.s2c.end(this.toServerSide, this.d.passThrough ? this.toServerSide : undefined);
+      this.s2c.end(this.toServerSide, this.bigToServerSide);
       this.own?.flush();
     }
   }
