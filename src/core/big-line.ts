@@ -1,14 +1,28 @@
 /**
  * A line too big to keep as bytes: decoded to text as it arrives, with only its head and SHA-256
- * kept of the bytes. Used where the bytes have already gone on (pass-through), so a 64 MiB frame
- * is held once, as the text the judge needs, instead of as chunks, joined bytes and text at once.
+ * kept of the bytes. Used where the bytes have already gone on (pass-through). Its long strings
+ * are cut as they stream past (string-cut.ts), so a 64 MiB frame costs what the judge and the
+ * scan read of it, not the chunks, the joined text and the parsed value at once.
  */
 import { createHash } from "node:crypto";
 import type { Eol } from "./line-splitter.js";
+import { type CutCount, JsonStringCutter } from "./string-cut.js";
+
+export interface BigLineOptions {
+  /** Bytes of the frame's head to keep. */
+  headBytes: number;
+  /** Characters kept of each JSON string in the frame (see string-cut.ts). */
+  keepChars: number;
+}
 
 export interface BigFrame {
-  /** The frame decoded as UTF-8 (invalid sequences become U+FFFD, as Buffer#toString does). */
+  /**
+   * The frame decoded as UTF-8 (invalid sequences become U+FFFD, as Buffer#toString does), each
+   * string literal cut to `keepChars` characters of its value.
+   */
   text: string;
+  /** Present when strings were cut: then `text` is not the whole frame. */
+  cut?: CutCount;
   /** Byte length without the line terminator. */
   size: number;
   eol: Eol;
@@ -25,14 +39,19 @@ export class BigLine {
   private readonly hash = createHash("sha256");
   // ignoreBOM keeps a leading U+FEFF, so the text is what Buffer#toString would give.
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  private readonly pieces: string[] = [];
+  private readonly cutter: JsonStringCutter;
   private readonly headParts: Buffer[] = [];
   private headLength = 0;
   private size = 0;
   /** A CR ending the bytes so far: part of the frame, or of a CRLF terminator if LF comes next. */
   private heldCr = false;
 
-  constructor(private readonly headBytes: number) {}
+  private readonly headBytes: number;
+
+  constructor(options: BigLineOptions) {
+    this.headBytes = options.headBytes;
+    this.cutter = new JsonStringCutter(options.keepChars);
+  }
 
   add(bytes: Buffer): void {
     if (bytes.length === 0) return;
@@ -42,28 +61,31 @@ export class BigLine {
       this.headParts.push(part);
       this.headLength += part.length;
     }
-    if (this.heldCr) this.hash.update(CR_BYTE);
+    // A CR is read only once it is known not to be the first half of a CRLF terminator.
+    if (this.heldCr) this.take(CR_BYTE);
     this.heldCr = bytes[bytes.length - 1] === CR;
-    this.hash.update(this.heldCr ? bytes.subarray(0, bytes.length - 1) : bytes);
-    this.pieces.push(this.decoder.decode(bytes, { stream: true }));
+    this.take(this.heldCr ? bytes.subarray(0, bytes.length - 1) : bytes);
     this.size += bytes.length;
+  }
+
+  private take(bytes: Buffer): void {
+    this.hash.update(bytes);
+    this.cutter.add(this.decoder.decode(bytes, { stream: true }));
   }
 
   /** The line ended with LF (`atEof` false) or the stream ended (`atEof` true: no terminator). */
   finish(atEof: boolean): BigFrame {
-    this.pieces.push(this.decoder.decode());
-    let text = this.pieces.join("");
-    this.pieces.length = 0;
     let size = this.size;
     let eol: Eol = atEof ? "" : "\n";
     if (this.heldCr && !atEof) {
       eol = "\r\n";
       size -= 1;
-      text = text.slice(0, -1);
     } else if (this.heldCr) {
-      this.hash.update(CR_BYTE);
+      this.take(CR_BYTE);
     }
+    this.cutter.add(this.decoder.decode());
+    const { text, cut } = this.cutter.finish();
     const head = Buffer.concat(this.headParts).subarray(0, Math.min(this.headLength, size));
-    return { text, size, eol, head, sha256: this.hash.digest("hex") };
+    return { text, size, eol, head, sha256: this.hash.digest("hex"), ...(cut ? { cut } : {}) };
   }
 }

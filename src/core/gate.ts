@@ -47,6 +47,11 @@ export interface ObservedResponse {
   request: { method: string; id: JsonRpcId; params: unknown };
   /** The parsed response message (has `result` or `error`). */
   response: Record<string, unknown>;
+  /**
+   * Its long strings were cut for reading (a frame over the log's whole-frame limit in
+   * pass-through; docs/decisions/0052): what is read of it is less than the server sent.
+   */
+  cut?: true;
 }
 
 export interface Gate {

@@ -7,9 +7,10 @@
  * zero-copy view of that chunk.
  *
  * With `bigAfter` set and a `emitBig` callback given, a line that grows past `bigAfter` bytes is
- * no longer kept as bytes: it is decoded as it arrives (see big-line.ts) and emitted as a BigFrame.
+ * no longer kept as bytes: it is decoded as it arrives, its long strings cut (see big-line.ts), and
+ * emitted as a BigFrame.
  */
-import { BigLine, type BigFrame } from "./big-line.js";
+import { BigLine, type BigFrame, type BigLineOptions } from "./big-line.js";
 
 export type Eol = "\n" | "\r\n" | "";
 
@@ -40,7 +41,7 @@ export class LineSplitter {
 
   constructor(
     private readonly maxFrameBytes = MAX_FRAME_BYTES,
-    private readonly bigLines?: { after: number; headBytes: number },
+    private readonly bigLines?: BigLineOptions & { after: number },
   ) {}
 
   /** True once a line grew past the limit; nothing more is emitted after that. */
@@ -97,7 +98,7 @@ export class LineSplitter {
         return false;
       }
       if (this.big === null && emitBig && this.bigLines && this.pendingBytes > this.bigLines.after) {
-        this.big = new BigLine(this.bigLines.headBytes);
+        this.big = new BigLine(this.bigLines);
         for (const piece of this.pending) this.big.add(piece);
         this.pending = [];
       }

@@ -32,7 +32,7 @@ import {
   type Member,
 } from "./held-members.js";
 import { Lane } from "./lane.js";
-import { guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
+import { cutProblem, guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
@@ -101,12 +101,13 @@ export class ClientSide {
     const text = textOf(frame);
     const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
     let value: unknown;
-    let problem: string | undefined;
+    // A frame read with its long strings cut is not the frame the server reads.
+    let problem = cutProblem(frame);
     if (strict.ok) value = strict.value;
     else {
       try {
         value = parseSharingLongStrings(text);
-        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
+        problem ??= strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
       } catch {
         logSeen(d.log, "c2s", frame, true);
         if (!looksLikeJudgedCall(text)) return this.forward(frame);

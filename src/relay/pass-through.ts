@@ -3,15 +3,23 @@
  * be held as text alone, a hold on both sources while judging and logging fall behind, and
  * effectgate's own lines waiting for the server's half-sent frame to end.
  */
+import { BUDGET } from "../core/effects/extract.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import type { Lane } from "./lane.js";
 
 /**
  * A line past the log's whole-frame limit is decoded as it arrives and its bytes let go: the log
- * keeps only a head and a hash of such a frame anyway, and the judge needs text.
+ * keeps only a head and a hash of such a frame anyway, and the judge needs text. Of each string
+ * in it one character more than the judge's budget is kept: a call with a cut string is still
+ * "too large to judge", and the content scan reads less than that of a whole answer
+ * (docs/decisions/0052-cut-long-strings-of-huge-frames.md).
  */
-export const BIG_LINES = { after: DEFAULT_MAX_FRAME_BYTES, headBytes: TRUNCATED_HEAD_BYTES } as const;
+export const BIG_LINES = {
+  after: DEFAULT_MAX_FRAME_BYTES,
+  headBytes: TRUNCATED_HEAD_BYTES,
+  keepChars: BUDGET.maxChars + 1,
+} as const;
 
 /** Frames waiting to be recorded before both sources are paused. */
 const MAX_UNRECORDED_FRAMES = 256;

@@ -96,6 +96,14 @@ export function createPinGate(opts: PinGateOptions): Gate {
       const result = seen.response["result"];
       if (!isObj(result)) return; // an error answer lists nothing
       const tools = result["tools"];
+      if (seen.cut) {
+        // Cut descriptions would read as changed ones; the list is only known to be too big.
+        ctx.record("pin", { kind: "unreadable-list", got: "cut" });
+        ctx.announce(
+          "effectgate: pin: a tools/list answer was too large to read whole (its long strings were cut); nothing in it was checked",
+        );
+        return;
+      }
       if (!Array.isArray(tools)) {
         ctx.record("pin", { kind: "unreadable-list", got: typeof tools });
         ctx.announce(

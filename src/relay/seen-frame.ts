@@ -34,8 +34,17 @@ export function logSeen(
   nonJson: boolean,
   validJson = false,
 ): void {
-  if (isBig(f)) log.bigFrame(dir, f, nonJson);
-  else log.frame(dir, f.bytes, f.eol, nonJson, validJson);
+  if (!isBig(f)) return log.frame(dir, f.bytes, f.eol, nonJson, validJson);
+  log.bigFrame(dir, f, nonJson);
+  // Right after its frame: what was read of it is less than the frame.
+  if (f.cut) log.event("frame-cut", { dir, strings: f.cut.strings, chars: f.cut.chars });
+}
+
+/** Why a frame whose strings were cut for reading cannot be judged as the server reads it. */
+export function cutProblem(f: SeenFrame): string | undefined {
+  if (!isBig(f) || !f.cut) return undefined;
+  const n = f.cut.strings;
+  return `too large to judge: ${n} string${n === 1 ? "" : "s"} in this frame of ${f.size} bytes ${n === 1 ? "was" : "were"} cut for reading`;
 }
 
 /** First and last few characters: all looksNonJson needs, without copying a huge text. */

@@ -74,7 +74,7 @@ export class ServerSide {
     }
     logSeen(d.log, "s2c", frame, false, true);
     const work: Promise<void>[] = [];
-    this.visit(classify(value), work);
+    this.visit(classify(value), work, isBig(frame) && frame.cut !== undefined);
     if (work.length === 0) {
       this.send(frame);
       return;
@@ -82,10 +82,10 @@ export class ServerSide {
     return Promise.all(work).then(() => this.send(frame));
   }
 
-  private visit(c: Classified, work: Promise<void>[]): void {
+  private visit(c: Classified, work: Promise<void>[], cut: boolean): void {
     const d = this.d;
     if (c.kind === "batch") {
-      for (const m of c.members) this.visit(m, work);
+      for (const m of c.members) this.visit(m, work, cut);
       return;
     }
     if (c.kind === "response") {
@@ -97,7 +97,10 @@ export class ServerSide {
       }
       const observe = d.gate?.observe;
       if (observe)
-        this.call(() => observe.call(d.gate, { request: found.origin, response: c.msg }, this.ctx), work);
+        this.call(() => {
+          const seen = { request: found.origin, response: c.msg, ...(cut ? { cut: true as const } : {}) };
+          return observe.call(d.gate, seen, this.ctx);
+        }, work);
       return;
     }
     if (c.kind === "request" || c.kind === "notification") {

@@ -89,6 +89,17 @@ describe("pin gate", () => {
     ]);
   });
 
+  it("does not compare a listing whose long strings were cut for reading: it says the list went unchecked", async () => {
+    const { gate } = approved("observe");
+    const { c, records, lines } = ctx();
+    // Cut, the description differs from the lock; compared, it would read as a changed tool.
+    await gate.observe!({ ...listed([honest[0]!, { ...honest[1]!, description: "Read a" }]), cut: true }, c);
+    expect(records).toEqual([{ ev: "pin", data: { kind: "unreadable-list", got: "cut" } }]);
+    expect(lines.join("\n")).toContain("too large to read whole");
+    await gate.judge(call(3, "read_file"), c);
+    expect(records.filter((r) => r.data["kind"] === "call")).toEqual([]);
+  });
+
   it("checks every page of a listing and rechecks after list_changed", async () => {
     const { gate } = approved("strict");
     const { c } = ctx();

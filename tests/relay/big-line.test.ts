@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { BigFrame } from "../../src/core/big-line.js";
+import type { BigFrame, BigLineOptions } from "../../src/core/big-line.js";
 import { LineSplitter, type Frame } from "../../src/core/line-splitter.js";
+import { JsonStringCutter } from "../../src/core/string-cut.js";
 import { cut } from "./cut.js";
 
 // What a consumer can see of a frame, in a form both kinds share.
@@ -16,7 +17,13 @@ interface View {
 
 const sha = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
 
-function run(chunks: Buffer[], big: { after: number; headBytes: number } | undefined): View[] {
+type Big = Omit<BigLineOptions, "keepChars"> & { after: number; keepChars?: number };
+
+/** Strings are never cut unless a test asks for it. */
+const WHOLE = Number.MAX_SAFE_INTEGER;
+
+function run(chunks: Buffer[], options: Big | undefined): View[] {
+  const big = options && { keepChars: WHOLE, ...options };
   const s = new LineSplitter(1024 * 1024, big);
   const out: View[] = [];
   const small = (f: Frame): void => {
@@ -69,7 +76,7 @@ describe("LineSplitter with big lines (pass-through)", () => {
   });
 
   it("lets go of a big line's bytes: 64 MiB in 64 KiB chunks comes out as one text frame", () => {
-    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 16 });
+    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 16, keepChars: WHOLE });
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const frames: BigFrame[] = [];
     const hash = createHash("sha256");
@@ -115,8 +122,72 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect(bom[0]?.text).toBe("\ufeffab");
   });
 
+  it("cuts the strings of a big line only, as the cutter does on the whole line's text", () => {
+    // JSON-ish lines: quotes, escapes and controls next to plain letters and the CR of a CRLF.
+    const jsonByteArb = fc.oneof(
+      fc.constantFrom(...Buffer.from('"\\u0aZ{}[],:'), 0x0d, 0x01, 0xc3, 0xa9),
+      fc.integer({ min: 0x20, max: 0x7e }),
+    );
+    const jsonLineArb = fc.array(jsonByteArb, { maxLength: 60 }).map((a) => Buffer.from(a));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(jsonLineArb, fc.constantFrom("\n", "\r\n")), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 1, max: 6 }),
+        (lines, offsets, after, keepChars) => {
+          const stream = Buffer.concat(lines.flatMap(([l, eol]) => [l, Buffer.from(eol)]));
+          const whole = run([stream], { after: WHOLE, headBytes: 4 });
+          const s = new LineSplitter(1024 * 1024, { after, headBytes: 4, keepChars });
+          const got: Array<{ text: string; sha256: string; cut?: unknown }> = [];
+          const small = (f: Frame): void =>
+            void got.push({ text: f.bytes.toString("utf8"), sha256: sha(f.bytes) });
+          const large = (f: BigFrame): void => void got.push({ text: f.text, sha256: f.sha256, cut: f.cut });
+          for (const c of cut(stream, offsets)) s.push(c, small, large);
+          s.end(small, large);
+          expect(got.map((g) => g.sha256)).toEqual(whole.map((w) => w.sha256));
+          for (const [i, g] of got.entries()) {
+            const text = (whole[i] as View).text;
+            if (!("cut" in g)) expect(g.text).toBe(text);
+            else {
+              const cutter = new JsonStringCutter(keepChars);
+              cutter.add(text);
+              const expected = cutter.finish();
+              expect(g.text).toBe(expected.text);
+              expect(g.cut).toEqual(expected.cut);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("holds only the kept part of a 64 MiB argument: a call's content cut past the judge's budget", () => {
+    const keepChars = 8 * 1024 * 1024 + 1;
+    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 64, keepChars });
+    const open = Buffer.from(
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/tmp/x","content":"',
+    );
+    const close = Buffer.from('"}}}\r\n');
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const frames: BigFrame[] = [];
+    const onBig = (f: BigFrame): void => void frames.push(f);
+    s.push(open, () => expect.unreachable("no small frame"), onBig);
+    for (let i = 0; i < 1024; i++) s.push(chunk, () => expect.unreachable("no small frame"), onBig);
+    s.push(close, () => expect.unreachable("no small frame"), onBig);
+    expect(frames).toHaveLength(1);
+    const f = frames[0] as BigFrame;
+    expect(f.size).toBe(open.length + 64 * 1024 * 1024 + close.length - 2);
+    expect(f.eol).toBe("\r\n");
+    expect(f.cut).toEqual({ strings: 1, chars: 64 * 1024 * 1024 - keepChars });
+    const value = JSON.parse(f.text) as { id: number; params: { arguments: { content: string } } };
+    expect(value.id).toBe(7);
+    expect(value.params.arguments.content).toBe("a".repeat(keepChars));
+  });
+
   it("without a big-frame callback, lines stay bytes whatever their size", () => {
-    const s = new LineSplitter(1024, { after: 4, headBytes: 2 });
+    const s = new LineSplitter(1024, { after: 4, headBytes: 2, keepChars: 1 });
     const got: Frame[] = [];
     s.push(Buffer.from("0123456789\n"), (f) => got.push(f));
     expect(got.map((f) => f.bytes.toString())).toEqual(["0123456789"]);

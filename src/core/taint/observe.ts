@@ -6,6 +6,8 @@ import { type SignatureScore, scoreLayers } from "./signatures.js";
 
 /** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
 const MAX_WINDOWS = 16;
+/** Characters of a response's string text that the scan reads at most. */
+export const SCANNED_CHARS = MAX_WINDOWS * MAX_TEXT;
 const MAX_DEPTH = 16;
 /** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
 const MAX_REVEALED_CHARS = 1024 * 1024;
