@@ -5,6 +5,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BUDGET } from "../../src/core/effects/extract.js";
+import { SCANNED_CHARS } from "../../src/core/taint/observe.js";
+import { BIG_LINES } from "../../src/relay/pass-through.js";
 import { wholeLogRecords } from "../faults/fault-checks.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
@@ -15,6 +18,13 @@ const KEPT = 8 * MiB + 1;
 const sha = (s: string | Buffer): string => createHash("sha256").update(s).digest("hex");
 
 describe("huge frames at observe", () => {
+  it("keep more of each string than the judge's budget and the content scan read", () => {
+    // A cut string must still make its call too large to judge, and never shorten the scan.
+    expect(BIG_LINES.keepChars).toBe(KEPT);
+    expect(BIG_LINES.keepChars).toBeGreaterThan(BUDGET.maxChars);
+    expect(BIG_LINES.keepChars).toBeGreaterThan(SCANNED_CHARS);
+  });
+
   it("reach server and client whole, are judged too large, and the log says what was cut", async () => {
     const home = tempDir("eg-cut-");
     const logs = join(home, "logs");
