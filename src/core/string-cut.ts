@@ -71,12 +71,8 @@ export class JsonStringCutter {
         this.taken = 0;
         i = q + 1;
       } else if (this.escape !== 0) {
+        // An escape that fills the string's room is cut after, by the plain branch (room 0).
         i = this.escapeChar(piece.charCodeAt(i), i);
-        if (!this.dropping && this.escape === 0 && this.taken === this.keep) {
-          this.parts.push(piece.slice(from, i));
-          from = -1;
-          this.startDrop();
-        }
       } else if (this.dropping) {
         SPECIAL_OR_CONTROL.lastIndex = i;
         const found = SPECIAL_OR_CONTROL.exec(piece);

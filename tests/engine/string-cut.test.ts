@@ -195,9 +195,23 @@ describe("JsonStringCutter", () => {
     }
   });
 
+  it("accepts every hex digit of a dropped \\u escape in either case, and nothing next to them", () => {
+    for (const digit of "0123456789abcdefABCDEF") {
+      expect(cutText(`"xx\\u00${digit}${digit}"`, 1).text, digit).toBe('"x"');
+    }
+    for (const near of "/:@G`g") {
+      const { text } = cutText(`"xx\\u00${near}0"`, 1);
+      expect(parses(text), near).toBe(false);
+    }
+  });
+
   it("keeps text outside strings whole, and a line that is not JSON as it is", () => {
     const notJson = `${"word ".repeat(50)}"${"q".repeat(30)}`;
-    expect(cutText(notJson, 5).text).toBe(`${"word ".repeat(50)}"qqqqq`);
+    // The string never ends: the line is refused either way, and the cut is still counted.
+    expect(cutText(notJson, 5)).toEqual({
+      text: `${"word ".repeat(50)}"qqqqq`,
+      cut: { strings: 1, chars: 25 },
+    });
     expect(cutText("[1, 2.5e3, true, null]", 1).text).toBe("[1, 2.5e3, true, null]");
   });
 

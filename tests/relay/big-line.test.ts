@@ -186,6 +186,22 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect(value.params.arguments.content).toBe("a".repeat(keepChars));
   });
 
+  it("treats a line as big only once more than `after` of its bytes wait for a newline", () => {
+    const seen = (chunks: string[]): string[] => {
+      const s = new LineSplitter(1024, { after: 10, headBytes: 4, keepChars: 1 });
+      const out: string[] = [];
+      const small = (f: Frame): void => void out.push(`small ${f.bytes.toString()}`);
+      const large = (f: BigFrame): void => void out.push(`big ${f.text}`);
+      for (const c of chunks) s.push(Buffer.from(c), small, large);
+      s.end(small, large);
+      return out;
+    };
+    expect(seen(['"123456789', '0"\n'])).toEqual(['small "1234567890"']); // 10 bytes waited
+    expect(seen(['"1234567890', '"\n'])).toEqual(['big "1"']); // 11 bytes waited
+    expect(seen(['"1234567890"\n'])).toEqual(['small "1234567890"']); // never waited
+    expect(seen(['"1234567890'])).toEqual(['big "1']); // ended without a newline
+  });
+
   it("without a big-frame callback, lines stay bytes whatever their size", () => {
     const s = new LineSplitter(1024, { after: 4, headBytes: 2, keepChars: 1 });
     const got: Frame[] = [];
