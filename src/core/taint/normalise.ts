@@ -78,18 +78,54 @@ const ASCII = /^[ -~\t\n\r]*$/;
 /** Runs of spacing, and single spacing characters other than a plain space: cheap on ordinary text. */
 const SPACING = /\s{2,}|[^\S ]/g;
 
-// A run starts only where the character before is not in the alphabet: the same matches as
-// without the look-behind (a run too short from its start is too short from inside it), but the
-// engine no longer re-reads every word of ordinary text from each of its letters.
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
+/** Shortest run of base64 characters worth decoding. */
+const MIN_RUN = 24;
+/** Both base64 alphabets (standard and URL-safe), by ASCII code; nothing above ASCII is in them. */
+const IN_ALPHABET = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+  IN_ALPHABET[c.charCodeAt(0)] = 1;
+/** The rest of a run already known to be long: the engine reads a long run faster than a JS loop. */
+const RUN_TAIL = /[A-Za-z0-9+/_-]*/y;
+
+function inAlphabet(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 && IN_ALPHABET[c] === 1;
+}
 const PERCENT = /(?:%[0-9a-fA-F]{2}){3,}/;
 const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
 const HIDDEN_ELEMENT =
   /<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|aria-hidden\s*=\s*["']?true|\bhidden\b)[^>]*>([\s\S]*?)<\/\1>/gi;
 
-/** Every run of 24 or more base64 characters (either alphabet), with up to two `=` after it. */
+/**
+ * Every run of 24 or more base64 characters (either alphabet), with up to two `=` after it: each
+ * maximal run, in order. A regex reads every character of ordinary text and tries a match at each
+ * one; this looks first at the character MIN_RUN - 1 ahead, since any long run starting at or
+ * before it must cover it, and skips the whole stretch when it is not in the alphabet.
+ */
 export function* base64Runs(text: string): Generator<string> {
-  for (const m of text.matchAll(BASE64_RUN)) yield m[0];
+  // Invariant: the character before `from` is not in the alphabet, so no run crosses it.
+  let from = 0;
+  while (from + MIN_RUN <= text.length) {
+    const probe = from + MIN_RUN - 1;
+    if (!inAlphabet(text, probe)) {
+      from = probe + 1;
+      continue;
+    }
+    let start = probe;
+    while (start > from && inAlphabet(text, start - 1)) start--;
+    let end = probe + 1;
+    while (end < start + MIN_RUN && end < text.length && inAlphabet(text, end)) end++;
+    if (end >= start + MIN_RUN) {
+      RUN_TAIL.lastIndex = end;
+      RUN_TAIL.exec(text);
+      end = RUN_TAIL.lastIndex;
+      let padded = end;
+      while (padded < end + 2 && text.charCodeAt(padded) === 61 /* = */) padded++;
+      yield text.slice(start, padded);
+    }
+    // `end` is past the text or on a character outside the alphabet (`=` included).
+    from = end + 1;
+  }
 }
 
 function decodeBase64(run: string): string | undefined {
