@@ -5,9 +5,30 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base64Runs } from "../../src/core/taint/normalise.js";
+import { base64Runs, fold, MAX_TEXT } from "../../src/core/taint/normalise.js";
 
 // ---- References: the implementations as they were before the speed work. ----
+
+const REF_INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const REF_CONFUSABLES: Record<string, string> = {
+  а: "a", в: "b", с: "c", е: "e", һ: "h", і: "i", ј: "j", к: "k", м: "m", н: "h", о: "o", р: "p",
+  ѕ: "s", т: "t", у: "y", х: "x", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", α: "a", β: "b", ε: "e", η: "n",
+  ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", γ: "y", ω: "w",
+}; // prettier-ignore
+const REF_CONFUSABLE_RE = new RegExp(`[${Object.keys(REF_CONFUSABLES).join("")}]`, "g");
+const REF_ASCII = /^[ -~\t\n\r]*$/;
+const REF_SPACING = /\s{2,}|[^\S ]/g;
+
+function refFold(text: string): string {
+  const t = text.slice(0, MAX_TEXT);
+  if (REF_ASCII.test(t)) return t.toLowerCase().replace(REF_SPACING, " ");
+  return t
+    .replace(REF_INVISIBLE, "")
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(REF_CONFUSABLE_RE, (c) => REF_CONFUSABLES[c] ?? c)
+    .replace(REF_SPACING, " ");
+}
 
 const REF_BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
 function refBase64Runs(text: string): string[] {
@@ -19,6 +40,27 @@ function refBase64Runs(text: string): string[] {
 /** Text joined from `pieces`, some of them long enough to matter to the per-length budgets. */
 const textOf = (pieces: readonly string[], maxLength = 40) =>
   fc.array(fc.constantFrom(...pieces), { maxLength }).map((a) => a.join(""));
+
+/** Plain ASCII stretches long enough that a few non-ASCII runs take the piecewise path. */
+const PADDING = ["x".repeat(1500), " ".repeat(1500), "Ab ".repeat(500), "\n\t".repeat(700)];
+
+const FOLD_PIECES = [
+  ...PADDING,
+  ..."aAeEsSxX .:'^`\n\t\r\v\f\u0000\u007f",
+  "  ",
+  // Accents that compose with the letter before, in and out of canonical order.
+  "\u0301", "\u0308", "\u0327", "\u0345", "e\u0301", "A\u030a",
+  // Capital sigma, and characters NFKC turns into one; Greek letters around it.
+  "Σ", "𝚺", "𝛴", "ΑΣ", "σ", "ς", "Α", "Ο", "ο", "ω",
+  // Compatibility forms, ligatures, and case mappings that change length.
+  "ﬁ", "①", "Ａ", "ａ", "ſ", "İ", "ẞ", "Å", "Ω", "K", "ϓ", "½", "㎒",
+  // Invisible characters, inside words and next to accents.
+  "\u200b", "\u00ad", "\ufeff", "\u202e", "\u2066", "\u180e",
+  // Cyrillic and Greek look-alikes, Hangul jamo that compose, spaces above ASCII.
+  "а", "о", "р", "ѕ", "ӏ", "α", "τ", "\u1100", "\u1161", "\u11a8", "한", "\u00a0", "\u3000", "\u2028",
+  // Lone and paired surrogates.
+  "\ud835", "\udc00", "😀",
+]; // prettier-ignore
 
 const BASE64_PIECES = [
   ..."aZ09+/_-=",
@@ -39,6 +81,43 @@ const BASE64_PIECES = [
 ];
 
 const RUNS = { numRuns: 2000 };
+
+describe("fast fold", () => {
+  it("folds exactly as the whole-text reference", () => {
+    fc.assert(
+      fc.property(textOf(FOLD_PIECES), (t) => {
+        expect(fold(t)).toBe(refFold(t));
+      }),
+      RUNS,
+    );
+  });
+
+  it("folds text over MAX_TEXT exactly as the reference, cut in the same place", () => {
+    const long = "q".repeat(MAX_TEXT - 3);
+    fc.assert(
+      fc.property(textOf(FOLD_PIECES, 8), (t) => {
+        expect(fold(long + t)).toBe(refFold(long + t));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives the reference answer on the cases the piecewise path must get right", () => {
+    const pad = "y".repeat(4096);
+    for (const t of [
+      "e\u0301", // the accent composes with the ASCII letter before its run
+      "ΑΣ a", // final sigma: before a space
+      "ΑΣa", // not final: before an ASCII letter outside its run
+      "a𝚺 ", // a sigma only NFKC makes
+      "\u1100\u1161", // jamo compose inside one run
+      "x\u200b\u0301", // an invisible character between a letter and its accent
+    ]) {
+      for (const s of [t, pad + t, t + pad, pad + t + pad])
+        expect(fold(s), JSON.stringify(t)).toBe(refFold(s));
+    }
+    expect(fold(`${"y".repeat(4096)}e\u0301`).endsWith("\u00e9")).toBe(true);
+  });
+});
 
 describe("fast base64 runs", () => {
   it("finds the same runs, in order, as the look-behind regex", () => {

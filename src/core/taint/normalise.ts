@@ -63,18 +63,63 @@ const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "g");
 /** Folded, lower-case text with whitespace runs collapsed. */
 export function fold(text: string): string {
   const t = text.slice(0, MAX_TEXT);
-  // Most tool output is ASCII: nothing to remove, normalise or fold beyond case and spacing.
-  if (ASCII.test(t)) return t.toLowerCase().replace(SPACING, " ");
+  return (foldByIslands(t) ?? foldCharacters(t)).replace(SPACING, " ");
+}
+
+/** Everything `fold` does but collapse spacing, over the whole text at once. */
+function foldCharacters(t: string): string {
   return t
     .replace(INVISIBLE, "")
     .normalize("NFKC")
     .toLowerCase()
-    .replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c)
-    .replace(SPACING, " ");
+    .replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
 }
 
-/** Printable ASCII and ordinary spacing: nothing to normalise or fold but case and spacing. */
-const ASCII = /^[ -~\t\n\r]*$/;
+/** A run of characters above ASCII: the only ones that need more than lower-casing. */
+const NON_ASCII_RUN = /[^\0-\x7f]+/g;
+/** Past this many runs per character, folding piece by piece costs more than folding it whole. */
+const CHARS_PER_ISLAND = 1024;
+const CAPITAL_SIGMA = "\u03a3";
+
+/**
+ * `foldCharacters(t)`, computed only on the few runs of non-ASCII characters in mostly-ASCII text
+ * (source code with a stray `©` or `…`): the rest is only lower-cased, which is what
+ * `foldCharacters` does to ASCII. Undefined when it cannot be done that way.
+ *
+ * Why piecewise gives the same text: removing invisible characters and replacing look-alikes
+ * act on single characters; NFKC never combines across the start of an ASCII character (every
+ * ASCII character is a normalisation boundary: it neither decomposes nor composes with what
+ * precedes it), so each run is cut off with the ASCII character before it, which an accent may
+ * compose with; and lower-casing depends on context only for a capital sigma (final form
+ * before a non-letter), so a run that normalises to one is left to the whole-text path.
+ */
+function foldByIslands(t: string): string | undefined {
+  const most = Math.ceil(t.length / CHARS_PER_ISLAND);
+  const pieces: string[] = [];
+  let islands = 0;
+  let done = 0;
+  NON_ASCII_RUN.lastIndex = 0;
+  for (let m = NON_ASCII_RUN.exec(t); m !== null; m = NON_ASCII_RUN.exec(t)) {
+    if (++islands > most) return undefined;
+    // Runs are apart, so the ASCII character before this one is never part of the last.
+    const start = Math.max(m.index - 1, done);
+    pieces.push(t.slice(done, start).toLowerCase());
+    done = m.index + m[0].length;
+    const island = foldIsland(t.slice(start, done));
+    if (island === undefined) return undefined;
+    pieces.push(island);
+  }
+  pieces.push(t.slice(done).toLowerCase());
+  return pieces.join("");
+}
+
+/** `foldCharacters` of one run, or undefined when it normalises to a capital sigma. */
+function foldIsland(run: string): string | undefined {
+  const normal = run.replace(INVISIBLE, "").normalize("NFKC");
+  if (normal.includes(CAPITAL_SIGMA)) return undefined;
+  return normal.toLowerCase().replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
+}
+
 /** Runs of spacing, and single spacing characters other than a plain space: cheap on ordinary text. */
 const SPACING = /\s{2,}|[^\S ]/g;
 
