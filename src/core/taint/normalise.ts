@@ -140,6 +140,16 @@ const PERCENT = /(?:%[0-9a-fA-F]{2}){3,}/;
 const HTML_COMMENT = /<!--([\s\S]*?)-->/g;
 const HIDDEN_ELEMENT =
   /<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|aria-hidden\s*=\s*["']?true|\bhidden\b)[^>]*>([\s\S]*?)<\/\1>/gi;
+/**
+ * Words every HIDDEN_ELEMENT match holds, matched with the same case folding. The element regex
+ * is slow on code (each `a<b` reads on to the next `>` once per length of `b`), and most text
+ * has neither a closing tag nor any of these words, so it runs only on text that has both.
+ */
+const HIDING_WORD = /display|visibility|font-size|hidden/i;
+
+function mayHideMarkup(text: string): boolean {
+  return text.includes("</") && HIDING_WORD.test(text);
+}
 
 /**
  * Every run of 24 or more base64 characters (either alphabet), with up to two `=` after it: each
@@ -205,8 +215,9 @@ function children(layer: Layer): Layer[] {
   // The groups read below are not optional: every match has them.
   for (const m of text.matchAll(HTML_COMMENT))
     out.push({ via: via("html-comment"), hidden: true, text: m[1] as string });
-  for (const m of text.matchAll(HIDDEN_ELEMENT))
-    out.push({ via: via("hidden-markup"), hidden: true, text: m[2] as string });
+  if (mayHideMarkup(text))
+    for (const m of text.matchAll(HIDDEN_ELEMENT))
+      out.push({ via: via("hidden-markup"), hidden: true, text: m[2] as string });
   const pct = decodePercent(text);
   if (pct !== undefined && pct !== text) out.push({ via: via("percent"), hidden: layer.hidden, text: pct });
   for (const run of base64Runs(text)) {
