@@ -15,6 +15,8 @@ export interface SignatureRule {
   id: string;
   weight: number;
   pattern: RegExp;
+  /** Every match of `pattern` begins with one of these: where to look for it (see `ruleStarts`). */
+  starts: readonly string[];
 }
 
 // Patterns run on folded text: lower case, single spaces, look-alike letters replaced.
@@ -24,58 +26,99 @@ export const RULES: readonly SignatureRule[] = [
     weight: 3,
     pattern:
       /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|your|system)\b.{0,20}\b(instructions?|prompts?|rules|directions)\b/,
+    starts: ["ignore", "disregard", "forget", "override"],
   },
   {
     id: "role-override",
     weight: 2,
     pattern:
       /\b(you are now|from now on you|new system prompt|act as (an? )?(admin|root|developer mode)|<\/?system>)/,
+    starts: ["you are now", "from now on you", "new system prompt", "act as ", "<system>", "</system>"],
   },
   {
     id: "secrecy",
     weight: 3,
     pattern:
       /\b(do not|don't|dont|never) (tell|inform|mention|reveal|show)\b.{0,30}\b(user|human|anyone)\b|\bwithout (telling|informing|notifying) (the )?(user|human)\b|\bkeep (this|it) (a )?secret\b/,
+    starts: ["do not ", "don't ", "dont ", "never ", "without ", "keep "],
   },
   {
     id: "silent-action",
     weight: 2,
     pattern: /\b(silently|quietly|secretly|without (asking|confirmation|confirming))\b/,
+    starts: ["silently", "quietly", "secretly", "without "],
   },
   {
     id: "credential-access",
     weight: 3,
     pattern:
       /(\.ssh\/|id_rsa|id_ed25519|\.aws\/credentials|\.env\b|\.npmrc|\.netrc|api[_ -]?keys?\b|private key|access token)/,
+    starts: [
+      ".ssh/",
+      "id_rsa",
+      "id_ed25519",
+      ".aws/credentials",
+      ".env",
+      ".npmrc",
+      ".netrc",
+      "api_key",
+      "api-key",
+      "api key",
+      "apikey",
+      "private key",
+      "access token",
+    ],
   },
   {
     id: "exfiltration-target",
     weight: 2,
     pattern:
       /\b(send|post|upload|forward|exfiltrate|email)\b.{0,60}(https?:\/\/|webhook|pastebin|ngrok|requestbin|@[a-z0-9-]+\.[a-z]{2,})/,
+    starts: ["send", "post", "upload", "forward", "exfiltrate", "email"],
   },
   {
     id: "pipe-to-shell",
     weight: 3,
     pattern:
       /\b(curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,200}\|\s*(sudo\s+)?(ba|z|da)?sh\b|\biex\s*\(|invoke-expression|base64 (-d|--decode)[^|]{0,40}\|\s*(ba)?sh\b/,
+    starts: [
+      "curl",
+      "wget",
+      "iwr",
+      "invoke-webrequest",
+      "iex",
+      "invoke-expression",
+      "base64 -d",
+      "base64 --decode",
+    ],
   },
   {
     id: "agent-config-write",
     weight: 3,
     pattern:
       /\b(write|add|append|edit|modify|update|create)\b.{0,60}(mcp\.json|claude_desktop_config|\.cursor\/|\.claude\/|\.bashrc|\.zshrc|\.profile\b|authorized_keys|\.git\/hooks|launchagents|autostart)/,
+    starts: ["write", "add", "append", "edit", "modify", "update", "create"],
   },
   {
     id: "tool-directive",
     weight: 2,
     pattern:
       /\b(call|use|invoke|run) the\b.{0,30}\btool\b|\bbefore (answering|responding|you respond)\b.{0,40}\b(call|run|read|execute)\b/,
+    starts: [
+      "call the",
+      "use the",
+      "invoke the",
+      "run the",
+      "before answering",
+      "before responding",
+      "before you respond",
+    ],
   },
   {
     id: "encoded-instruction-marker",
     weight: 2,
     pattern: /\b(decode (this|the following)|the following is base64|execute the decoded)\b/,
+    starts: ["decode this", "decode the following", "the following is base64", "execute the decoded"],
   },
 ];
 
@@ -101,12 +144,18 @@ export function scoreText(text: string): SignatureScore {
 
 export function scoreLayers(layers: readonly Layer[]): SignatureScore {
   const hits: SignatureHit[] = [];
-  for (const rule of RULES) {
+  const found = new Map<Layer, number[]>();
+  const starts = (layer: Layer) => {
+    let at = found.get(layer);
+    if (at === undefined) found.set(layer, (at = ruleStarts(layer.text)));
+    return at;
+  };
+  for (const [r, rule] of RULES.entries()) {
     let best: SignatureHit | undefined;
     for (const layer of layers) {
-      const m = rule.pattern.exec(layer.text);
-      if (!m) continue;
-      const start = Math.max(0, m.index - 30);
+      const at = starts(layer)[r] as number;
+      if (at < 0) continue;
+      const start = Math.max(0, at - 30);
       const hit = {
         rule: rule.id,
         weight: rule.weight,
@@ -122,4 +171,37 @@ export function scoreLayers(layers: readonly Layer[]): SignatureScore {
   }
   const score = hits.reduce((s, h) => s + h.weight, 0) + (hits.some((h) => h.hidden) ? HIDDEN_BONUS : 0);
   return { score, hits, tainting: score >= THRESHOLD };
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+/** Any rule's start; a position it matches at is where some rule may match. */
+const ANY_START = new RegExp(RULES.flatMap((r) => r.starts.map(escape)).join("|"), "g");
+/** Each rule's pattern tried at one position only. */
+const STICKY = RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`));
+
+/**
+ * Where each rule first matches in `text` (as `RULES[i].pattern.exec(text)?.index`), or -1.
+ * Ten patterns each reading the whole text cost ten passes, each slow on ordinary words; one
+ * pass for all their starting words, trying the patterns only where one begins, costs about one.
+ * The same answer: a match begins at a start of its rule, the pass stops at every position where
+ * any start occurs, in order, and a rule's first match is the first of those where it matches.
+ */
+export function ruleStarts(text: string): number[] {
+  const at = RULES.map(() => -1);
+  let left = RULES.length;
+  ANY_START.lastIndex = 0;
+  for (let m = ANY_START.exec(text); m !== null && left > 0; m = ANY_START.exec(text)) {
+    for (const [r, sticky] of STICKY.entries()) {
+      if (at[r] !== -1) continue;
+      sticky.lastIndex = m.index;
+      if (sticky.test(text)) {
+        at[r] = m.index;
+        left--;
+      }
+    }
+    // A start may begin inside another's occurrence (`the following is base64 -d`): look again
+    // from the next character, not after this occurrence.
+    ANY_START.lastIndex = m.index + 1;
+  }
+  return at;
 }
