@@ -138,6 +138,10 @@ function codeText() {
   return text.slice(0, 4 * MiB);
 }
 
+const code = codeText();
+const codeFile = join(home, "code.txt");
+if (code !== undefined) writeFileSync(codeFile, code);
+
 async function measureLarge(name) {
   const c = await start(name);
   const timeLarge = async (frame, text) => {
@@ -162,10 +166,23 @@ async function measureLarge(name) {
   const letters = "y".repeat(4 * MiB);
   const big = await timeLarge(writeFile, letters);
   const bigUnknown = await timeLarge(callFrame, letters);
-  const code = codeText();
   const bigCode = code === undefined ? NaN : await timeLarge(writeFile, code);
+  // One large frame per round trip, each direction on its own: a big call answered briefly, and
+  // a short call answered with 4 MiB (read from a file for the source code).
+  const quiet = (id, t) => writeFile(id, t).replace('"content":', '"quiet":true,"content":');
+  const answer = (args) => (id) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "read_file", arguments: args },
+    }) + "\n";
+  const callOnly = await timeLarge(quiet, letters);
+  const callOnlyCode = code === undefined ? NaN : await timeLarge(quiet, code);
+  const answerOnly = await timeLarge(answer({ path: "/home/user/project/big.txt", fill: 4 * MiB }));
+  const answerOnlyCode = code === undefined ? NaN : await timeLarge(answer({ file: codeFile }));
   await c.close();
-  return { big, bigUnknown, bigCode };
+  return { big, bigUnknown, bigCode, callOnly, callOnlyCode, answerOnly, answerOnlyCode };
 }
 
 /**
@@ -220,6 +237,10 @@ for (const name of Object.keys(everySetup)) {
     big: mid(large, "big"),
     bigUnknown: mid(large, "bigUnknown"),
     bigCode: mid(large, "bigCode"),
+    callOnly: mid(large, "callOnly"),
+    callOnlyCode: mid(large, "callOnlyCode"),
+    answerOnly: mid(large, "answerOnly"),
+    answerOnlyCode: mid(large, "answerOnlyCode"),
   };
 }
 const mem = {};
@@ -233,9 +254,13 @@ const added = (x) => x.p50 - d.p50;
 const rows = [
   ["small call p50 (ms)", d.p50, b.p50, e.p50],
   ["small call p99 (ms)", d.p99, b.p99, e.p99],
-  ["4 MiB round trip p50, write_file content (ms)", d.big, b.big, e.big],
+  ["4 MiB round trip p50, write_file content echoed back (ms)", d.big, b.big, e.big],
   ["4 MiB round trip p50, an unknown tool's string (ms)", d.bigUnknown, b.bigUnknown, e.bigUnknown],
-  ["4 MiB round trip p50, write_file of source code (ms)", d.bigCode, b.bigCode, e.bigCode],
+  ["4 MiB round trip p50, write_file of source code echoed back (ms)", d.bigCode, b.bigCode, e.bigCode],
+  ["4 MiB call, short answer p50, letters (ms)", d.callOnly, b.callOnly, e.callOnly],
+  ["4 MiB call, short answer p50, source code (ms)", d.callOnlyCode, b.callOnlyCode, e.callOnlyCode],
+  ["short call, 4 MiB answer p50, letters (ms)", d.answerOnly, b.answerOnly, e.answerOnly],
+  ["short call, 4 MiB answer p50, source code (ms)", d.answerOnlyCode, b.answerOnlyCode, e.answerOnlyCode],
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
 console.log(
@@ -249,11 +274,15 @@ console.log(
   `| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`,
 );
 console.log(
-  `| 4 MiB time vs bare relay, letters / source code | — | — | — | ${(e.big / b.big).toFixed(2)}× / ${(e.bigCode / b.bigCode).toFixed(2)}× (target ≤ 1.2×) |`,
+  `| 4 MiB echoed round trip vs bare relay, letters / source code | — | — | — | ${(e.big / b.big).toFixed(2)}× / ${(e.bigCode / b.bigCode).toFixed(2)}× (target ≤ 1.2×) |`,
+);
+const ratios = (keys) => keys.map((k) => `${(e[k] / b[k]).toFixed(2)}×`).join(" / ");
+console.log(
+  `| one 4 MiB frame per round trip vs bare relay: call letters / code, answer letters / code | — | — | — | ${ratios(["callOnly", "callOnlyCode", "answerOnly", "answerOnlyCode"])} |`,
 );
 const n = results["effectgate, no signatures"];
 console.log(
-  `| the same with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
+  `| the echoed rows with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
 );
 const frame = 64 * MiB;
 for (const dir of ["c2s", "s2c"])

@@ -1,5 +1,6 @@
 // Minimal MCP-shaped server for the benchmark: answers initialize, tools/list and tools/call
 // (echoing the `text` or `content` argument back), with no framework in the way.
+import { readFileSync } from "node:fs";
 import { stdin, stdout } from "node:process";
 
 let pending = [];
@@ -33,13 +34,16 @@ function handle(line) {
   } else if (msg.method === "tools/call") {
     const args = msg.params?.arguments ?? {};
     if (args.stderr) process.stderr.write(`handled ${msg.id}\n`);
-    // `fill: n` answers with n letters; `quiet` answers a big call with a short note, so one
-    // frame at a time can be measured; otherwise the text or content comes back.
+    // `fill: n` answers with n letters and `file` with a file's text (a big answer to a short
+    // call); `quiet` answers a big call with a short note, so one frame at a time can be
+    // measured; otherwise the text or content comes back.
     const text = args.fill
       ? "z".repeat(args.fill)
-      : args.quiet
-        ? "written"
-        : (args.text ?? args.content ?? "");
+      : args.file
+        ? readFileSync(args.file, "utf8")
+        : args.quiet
+          ? "written"
+          : (args.text ?? args.content ?? "");
     reply(msg.id, { content: [{ type: "text", text }] });
   } else {
     reply(msg.id, {});
