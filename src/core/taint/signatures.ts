@@ -32,7 +32,7 @@ export const RULES: readonly SignatureRule[] = [
     id: "role-override",
     weight: 2,
     pattern:
-      /\b(you are now|from now on you|new system prompt|act as (an? )?(admin|root|developer mode)|<\/?system>)/,
+      /\b(you are now|from now on you|new system prompt|act as (an? )?(admin|root|developer mode))|<\/?system>/,
     starts: ["you are now", "from now on you", "new system prompt", "act as ", "<system>", "</system>"],
   },
   {
