@@ -174,10 +174,22 @@ export function scoreLayers(layers: readonly Layer[]): SignatureScore {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-/** Any rule's start; a position it matches at is where some rule may match. */
-const ANY_START = new RegExp(RULES.flatMap((r) => r.starts.map(escape)).join("|"), "g");
-/** Each rule's pattern tried at one position only. */
-const STICKY = RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`));
+
+interface StartPatterns {
+  /** Any rule's start; a position it matches at is where some rule may match. */
+  anyStart: RegExp;
+  /** Each rule's pattern tried at one position only. */
+  sticky: RegExp[];
+}
+let startPatterns: StartPatterns | undefined;
+
+/** Built on first use, so that a malformed rule fails the scan that uses it, not the import. */
+function patterns(): StartPatterns {
+  return (startPatterns ??= {
+    anyStart: new RegExp(RULES.flatMap((r) => r.starts.map(escape)).join("|"), "g"),
+    sticky: RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`)),
+  });
+}
 
 /**
  * Where each rule first matches in `text` (as `RULES[i].pattern.exec(text)?.index`), or -1.
@@ -187,11 +199,12 @@ const STICKY = RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}
  * any start occurs, in order, and a rule's first match is the first of those where it matches.
  */
 export function ruleStarts(text: string): number[] {
+  const { anyStart, sticky: stickies } = patterns();
   const at = RULES.map(() => -1);
   let left = RULES.length;
-  ANY_START.lastIndex = 0;
-  for (let m = ANY_START.exec(text); m !== null && left > 0; m = ANY_START.exec(text)) {
-    for (const [r, sticky] of STICKY.entries()) {
+  anyStart.lastIndex = 0;
+  for (let m = anyStart.exec(text); m !== null && left > 0; m = anyStart.exec(text)) {
+    for (const [r, sticky] of stickies.entries()) {
       if (at[r] !== -1) continue;
       sticky.lastIndex = m.index;
       if (sticky.test(text)) {
@@ -201,7 +214,7 @@ export function ruleStarts(text: string): number[] {
     }
     // A start may begin inside another's occurrence (`the following is base64 -d`): look again
     // from the next character, not after this occurrence.
-    ANY_START.lastIndex = m.index + 1;
+    anyStart.lastIndex = m.index + 1;
   }
   return at;
 }
