@@ -232,6 +232,28 @@ describe("fast fold", () => {
     );
   });
 
+  it("folds any code points set into long ASCII text exactly as the reference", () => {
+    // Few non-ASCII runs in a lot of ASCII: the text the piecewise path takes. Any code point,
+    // astral ones and lone surrogates included, next to letters, digits and spacing.
+    const ascii = fc.string({
+      unit: fc.constantFrom("a", "Z", "s", "0", " ", "\n", ".", "-"),
+      minLength: 1500,
+      maxLength: 2500,
+    });
+    const island = fc.string({ unit: "binary", minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(ascii, fc.array(fc.tuple(fc.nat(), island), { maxLength: 2 }), (text, inserts) => {
+        let t = text;
+        for (const [at, piece] of inserts) {
+          const i = at % (t.length + 1);
+          t = t.slice(0, i) + piece + t.slice(i);
+        }
+        expect(fold(t)).toBe(refFold(t));
+      }),
+      RUNS,
+    );
+  });
+
   it("gives the reference answer on the cases the piecewise path must get right", () => {
     const pad = "y".repeat(4096);
     for (const t of [
