@@ -281,6 +281,20 @@ describe("fast base64 runs", () => {
     );
   });
 
+  it("finds the same runs character by character, runs of every length around the minimum", () => {
+    // Mostly alphabet, so runs of 20-30 characters are common, broken by `=`, spaces and é.
+    const unit = fc.oneof(
+      { weight: 60, arbitrary: fc.constantFrom("A", "z", "9", "+", "/", "_", "-") },
+      fc.constantFrom("=", " ", "é", "\n"),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 300, size: "max" }), (t) => {
+        expect([...base64Runs(t)]).toEqual(refBase64Runs(t));
+      }),
+      RUNS,
+    );
+  });
+
   it("finds runs at the very start and end, and one run per stretch between `=`", () => {
     const run = "A".repeat(24);
     expect([...base64Runs(run)]).toEqual([run]);
