@@ -95,7 +95,6 @@ export function createPinGate(opts: PinGateOptions): Gate {
       if (seen.request.method !== "tools/list") return;
       const result = seen.response["result"];
       if (!isObj(result)) return; // an error answer lists nothing
-      const tools = result["tools"];
       if (seen.cut) {
         // Cut descriptions would read as changed ones; the list is only known to be too big.
         ctx.record("pin", { kind: "unreadable-list", got: "cut" });
@@ -104,6 +103,7 @@ export function createPinGate(opts: PinGateOptions): Gate {
         );
         return;
       }
+      const tools = result["tools"];
       if (!Array.isArray(tools)) {
         ctx.record("pin", { kind: "unreadable-list", got: typeof tools });
         ctx.announce(

@@ -40,9 +40,14 @@ export function logSeen(
   if (f.cut) log.event("frame-cut", { dir, strings: f.cut.strings, chars: f.cut.chars });
 }
 
+/** Whether the frame's long strings were cut for reading (docs/decisions/0052). */
+export function isCut(f: SeenFrame): f is BigFrame & { cut: NonNullable<BigFrame["cut"]> } {
+  return isBig(f) && f.cut !== undefined;
+}
+
 /** Why a frame whose strings were cut for reading cannot be judged as the server reads it. */
 export function cutProblem(f: SeenFrame): string | undefined {
-  if (!isBig(f) || !f.cut) return undefined;
+  if (!isCut(f)) return undefined;
   const n = f.cut.strings;
   return `too large to judge: ${n} string${n === 1 ? "" : "s"} in this frame of ${f.size} bytes ${n === 1 ? "was" : "were"} cut for reading`;
 }

@@ -15,7 +15,7 @@ import type { Correlator } from "./correlate.js";
 import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
-import { guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
+import { guessNonJson, isBig, isCut, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
 const ID_KEY = Buffer.from('"id"');
@@ -74,7 +74,7 @@ export class ServerSide {
     }
     logSeen(d.log, "s2c", frame, false, true);
     const work: Promise<void>[] = [];
-    this.visit(classify(value), work, isBig(frame) && frame.cut !== undefined);
+    this.visit(classify(value), work, isCut(frame));
     if (work.length === 0) {
       this.send(frame);
       return;
