@@ -16,6 +16,8 @@
  * (`\n`, `\u00e9`) is one. So a string cut here is still longer than any budget below `keep`.
  */
 
+import { QuoteFinder } from "./quote-finder.js";
+
 export interface CutCount {
   /** String literals that lost characters. */
   strings: number;
@@ -25,9 +27,7 @@ export interface CutCount {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-/** What ends a run of plain characters in a kept string. */
-const SPECIAL = /["\\]/g;
-/** The same in a dropped string, where control characters must be caught here. */
+/** What ends a run of characters in a dropped string, where control characters must be caught here. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SPECIAL_OR_CONTROL = /["\\\u0000-\u001f]/g;
 /** After a backslash: the one-character escapes JSON has. */
@@ -52,6 +52,8 @@ export class JsonStringCutter {
   /** The dropped part of the current string holds something JSON.parse would refuse. */
   private bad = false;
   private readonly count: CutCount = { strings: 0, chars: 0 };
+  /** What ends a run of plain characters in a kept string. */
+  private readonly special = new QuoteFinder();
 
   constructor(private readonly keep: number) {
     if (!(keep >= 1)) throw new RangeError(`expected keep to be at least 1, got ${keep}`);
@@ -63,6 +65,7 @@ export class JsonStringCutter {
     let i = 0;
     /** Start of the piece's part still to be kept; -1 while dropping. */
     let from = this.dropping ? -1 : 0;
+    this.special.reset(piece);
     while (i < n) {
       if (!this.inString) {
         const q = piece.indexOf('"', i);
@@ -91,9 +94,7 @@ export class JsonStringCutter {
         }
         i = j + 1;
       } else {
-        SPECIAL.lastIndex = i;
-        const found = SPECIAL.exec(piece);
-        const j = found === null ? n : found.index;
+        const j = this.special.next(i);
         const room = this.keep - this.taken;
         if (j - i >= room) {
           i += room;
@@ -146,12 +147,17 @@ export class JsonStringCutter {
     }
   }
 
-  /** The kept text, and what was cut (undefined when nothing was). */
+  /** The text kept since the last `take`, so that a next reader can follow as the line streams. */
+  take(): string {
+    const text = this.parts.join("");
+    this.parts.length = 0;
+    return text;
+  }
+
+  /** The kept text not yet taken, and what was cut (undefined when nothing was). */
   finish(): { text: string; cut: CutCount | undefined } {
     // The line ended inside a string: unterminated, so refused either way; still counted.
     if (this.dropping) this.endDrop();
-    const text = this.parts.join("");
-    this.parts.length = 0;
-    return { text, cut: this.count.strings > 0 ? { ...this.count } : undefined };
+    return { text: this.take(), cut: this.count.strings > 0 ? { ...this.count } : undefined };
   }
 }

@@ -30,19 +30,24 @@ export function responseWindows(response: Record<string, unknown>): {
 } {
   const windows: string[] = [];
   const extent = { scanned: 0, of: 0 };
-  let current = "";
+  // The current window's pieces, joined once it is full: adding to a string piece by piece
+  // would build a chain of hundreds of thousands of pieces for an answer of many short strings.
+  let current: string[] = [];
+  let length = 0;
   const push = (s: string) => {
     extent.of += s.length;
     let rest = s;
     while (rest.length > 0 && windows.length < MAX_WINDOWS) {
-      const room = MAX_TEXT - current.length;
+      const room = MAX_TEXT - length;
       const piece = rest.slice(0, room);
       extent.scanned += piece.length;
-      current += piece + "\n";
+      current.push(piece, "\n");
+      length += piece.length + 1;
       rest = rest.slice(room);
-      if (current.length >= MAX_TEXT) {
-        windows.push(current);
-        current = "";
+      if (length >= MAX_TEXT) {
+        windows.push(current.join(""));
+        current = [];
+        length = 0;
       }
     }
   };
@@ -50,13 +55,14 @@ export function responseWindows(response: Record<string, unknown>): {
   const walk = (v: unknown, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     if (typeof v === "string") push(v);
-    // Arrays too: Object.values gives a (JSON, so dense) array's elements in order.
+    // Arrays by index: Object.values would copy one of millions of elements before reading it.
+    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) walk(v[i], depth + 1);
     else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
   };
   walk(response["result"], 0);
   walk(response["error"], 0);
   // A full set of windows always ends with an empty `current`: push stops only after a window fills.
-  if (current.length > 0) windows.push(current);
+  if (length > 0) windows.push(current.join(""));
   return { windows, extent };
 }
 
