@@ -1,28 +1,43 @@
 /**
  * A line too big to keep as bytes: decoded to text as it arrives, with only its head and SHA-256
  * kept of the bytes. Used where the bytes have already gone on (pass-through). Its long strings
- * are cut as they stream past (string-cut.ts), so a 64 MiB frame costs what the judge and the
- * scan read of it, not the chunks, the joined text and the parsed value at once.
+ * are cut as they stream past (string-cut.ts), and so is its structure past a budget
+ * (structure-cut.ts), so a 64 MiB frame costs what the judge and the scan read of it, not the
+ * chunks, the joined text and the parsed value at once.
  */
 import { createHash } from "node:crypto";
 import type { Eol } from "./line-splitter.js";
-import { type CutCount, JsonStringCutter } from "./string-cut.js";
+import { JsonStringCutter } from "./string-cut.js";
+import { JsonStructureCutter } from "./structure-cut.js";
 
 export interface BigLineOptions {
   /** Bytes of the frame's head to keep. */
   headBytes: number;
   /** Characters kept of each JSON string in the frame (see string-cut.ts). */
   keepChars: number;
+  /** Characters of text past which deep arrays and objects keep no more elements (structure-cut.ts). */
+  keepText: number;
+}
+
+/** What was left out of a big frame's text for reading. */
+export interface FrameCut {
+  /** String literals shortened. */
+  strings: number;
+  /** Arrays and objects cut short. */
+  containers: number;
+  /** Characters of JSON text dropped, by both. */
+  chars: number;
 }
 
 export interface BigFrame {
   /**
    * The frame decoded as UTF-8 (invalid sequences become U+FFFD, as Buffer#toString does), each
-   * string literal cut to `keepChars` characters of its value.
+   * string literal cut to `keepChars` characters of its value, and deep containers cut short
+   * once `keepText` characters are kept.
    */
   text: string;
-  /** Present when strings were cut: then `text` is not the whole frame. */
-  cut?: CutCount;
+  /** Present when anything was cut: then `text` is not the whole frame. */
+  cut?: FrameCut;
   /** Byte length without the line terminator. */
   size: number;
   eol: Eol;
@@ -39,7 +54,8 @@ export class BigLine {
   private readonly hash = createHash("sha256");
   // ignoreBOM keeps a leading U+FEFF, so the text is what Buffer#toString would give.
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  private readonly cutter: JsonStringCutter;
+  private readonly strings: JsonStringCutter;
+  private readonly structure: JsonStructureCutter;
   private readonly headParts: Buffer[] = [];
   private headLength = 0;
   private size = 0;
@@ -50,7 +66,8 @@ export class BigLine {
 
   constructor(options: BigLineOptions) {
     this.headBytes = options.headBytes;
-    this.cutter = new JsonStringCutter(options.keepChars);
+    this.strings = new JsonStringCutter(options.keepChars);
+    this.structure = new JsonStructureCutter(options.keepText);
   }
 
   add(bytes: Buffer): void {
@@ -70,7 +87,8 @@ export class BigLine {
 
   private take(bytes: Buffer): void {
     this.hash.update(bytes);
-    this.cutter.add(this.decoder.decode(bytes, { stream: true }));
+    this.strings.add(this.decoder.decode(bytes, { stream: true }));
+    this.structure.add(this.strings.take());
   }
 
   /** The line ended with LF (`atEof` false) or the stream ended (`atEof` true: no terminator). */
@@ -83,9 +101,18 @@ export class BigLine {
     } else if (this.heldCr) {
       this.take(CR_BYTE);
     }
-    this.cutter.add(this.decoder.decode());
-    const { text, cut } = this.cutter.finish();
+    this.strings.add(this.decoder.decode());
+    const shortened = this.strings.finish();
+    this.structure.add(shortened.text);
+    const { text, cut: dropped } = this.structure.finish();
     const head = Buffer.concat(this.headParts).subarray(0, Math.min(this.headLength, size));
-    return { text, size, eol, head, sha256: this.hash.digest("hex"), ...(cut ? { cut } : {}) };
+    const frame: BigFrame = { text, size, eol, head, sha256: this.hash.digest("hex") };
+    if (shortened.cut !== undefined || dropped !== undefined)
+      frame.cut = {
+        strings: shortened.cut?.strings ?? 0,
+        containers: dropped?.containers ?? 0,
+        chars: (shortened.cut?.chars ?? 0) + (dropped?.chars ?? 0),
+      };
+    return frame;
   }
 }

@@ -48,8 +48,9 @@ export interface ObservedResponse {
   /** The parsed response message (has `result` or `error`). */
   response: Record<string, unknown>;
   /**
-   * Its long strings were cut for reading (a frame over the log's whole-frame limit in
-   * pass-through; docs/decisions/0052): what is read of it is less than the server sent.
+   * It was cut for reading (a frame over the log's whole-frame limit in pass-through, its long
+   * strings shortened or its deep structure cut short; docs/decisions/0052, 0053): what is read
+   * of it is less than the server sent.
    */
   cut?: true;
 }

@@ -4,6 +4,7 @@
  * effectgate's own lines waiting for the server's half-sent frame to end.
  */
 import { BUDGET } from "../core/effects/extract.js";
+import { SCANNED_CHARS } from "../core/taint/observe.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import type { Lane } from "./lane.js";
@@ -13,12 +14,15 @@ import type { Lane } from "./lane.js";
  * keeps only a head and a hash of such a frame anyway, and the judge needs text. Of each string
  * in it one character more than the judge's budget is kept: a call with a cut string is still
  * "too large to judge", and the content scan reads less than that of a whole answer
- * (docs/decisions/0052-cut-long-strings-of-huge-frames.md).
+ * (docs/decisions/0052-cut-long-strings-of-huge-frames.md). Once as many characters of text
+ * are kept as the content scan reads, deep arrays and objects keep no more elements, so that
+ * millions of small ones are not all built (docs/decisions/0053-cut-the-structure-of-huge-frames.md).
  */
 export const BIG_LINES = {
   after: DEFAULT_MAX_FRAME_BYTES,
   headBytes: TRUNCATED_HEAD_BYTES,
   keepChars: BUDGET.maxChars + 1,
+  keepText: SCANNED_CHARS,
 } as const;
 
 /** Frames waiting to be recorded before both sources are paused. */

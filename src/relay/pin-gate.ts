@@ -99,7 +99,7 @@ export function createPinGate(opts: PinGateOptions): Gate {
         // Cut descriptions would read as changed ones; the list is only known to be too big.
         ctx.record("pin", { kind: "unreadable-list", got: "cut" });
         ctx.announce(
-          "effectgate: pin: a tools/list answer was too large to read whole (its long strings were cut); nothing in it was checked",
+          "effectgate: pin: a tools/list answer was too large to read whole (it was cut for reading); nothing in it was checked",
         );
         return;
       }

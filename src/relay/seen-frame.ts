@@ -37,20 +37,26 @@ export function logSeen(
   if (!isBig(f)) return log.frame(dir, f.bytes, f.eol, nonJson, validJson);
   log.bigFrame(dir, f, nonJson);
   // Right after its frame: what was read of it is less than the frame.
-  if (f.cut) log.event("frame-cut", { dir, strings: f.cut.strings, chars: f.cut.chars });
+  if (f.cut) log.event("frame-cut", { dir, ...f.cut });
 }
 
-/** Whether the frame's long strings were cut for reading (docs/decisions/0052). */
+/** Whether the frame was cut for reading: long strings (docs/decisions/0052), deep structure (0053). */
 export function isCut(f: SeenFrame): f is BigFrame & { cut: NonNullable<BigFrame["cut"]> } {
   return isBig(f) && f.cut !== undefined;
 }
 
-/** Why a frame whose strings were cut for reading cannot be judged as the server reads it. */
+/** Why a frame cut for reading cannot be judged as the server reads it. */
 export function cutProblem(f: SeenFrame): string | undefined {
   if (!isCut(f)) return undefined;
-  const n = f.cut.strings;
-  return `too large to judge: ${n} string${n === 1 ? "" : "s"} in this frame of ${f.size} bytes ${n === 1 ? "was" : "were"} cut for reading`;
+  const { strings, containers } = f.cut;
+  const what = [
+    ...(strings > 0 ? [`${plural(strings, "string")} cut short`] : []),
+    ...(containers > 0 ? [`${plural(containers, "array or object", "arrays or objects")} cut short`] : []),
+  ].join(" and ");
+  return `too large to judge: this frame of ${f.size} bytes was read with ${what}`;
 }
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** First and last few characters: all looksNonJson needs, without copying a huge text. */
 function edges(text: string): string {

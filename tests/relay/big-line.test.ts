@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { BigFrame, BigLineOptions } from "../../src/core/big-line.js";
 import { LineSplitter, type Frame } from "../../src/core/line-splitter.js";
 import { JsonStringCutter } from "../../src/core/string-cut.js";
+import { JsonStructureCutter } from "../../src/core/structure-cut.js";
 import { cut } from "./cut.js";
 
 // What a consumer can see of a frame, in a form both kinds share.
@@ -17,13 +18,17 @@ interface View {
 
 const sha = (b: Buffer): string => createHash("sha256").update(b).digest("hex");
 
-type Big = Omit<BigLineOptions, "keepChars"> & { after: number; keepChars?: number };
+type Big = Omit<BigLineOptions, "keepChars" | "keepText"> & {
+  after: number;
+  keepChars?: number;
+  keepText?: number;
+};
 
-/** Strings are never cut unless a test asks for it. */
+/** Strings and structure are never cut unless a test asks for it. */
 const WHOLE = Number.MAX_SAFE_INTEGER;
 
 function run(chunks: Buffer[], options: Big | undefined): View[] {
-  const big = options && { keepChars: WHOLE, ...options };
+  const big = options && { keepChars: WHOLE, keepText: WHOLE, ...options };
   const s = new LineSplitter(1024 * 1024, big);
   const out: View[] = [];
   const small = (f: Frame): void => {
@@ -76,7 +81,12 @@ describe("LineSplitter with big lines (pass-through)", () => {
   });
 
   it("lets go of a big line's bytes: 64 MiB in 64 KiB chunks comes out as one text frame", () => {
-    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 16, keepChars: WHOLE });
+    const s = new LineSplitter(256 * 1024 * 1024, {
+      after: 1024 * 1024,
+      headBytes: 16,
+      keepChars: WHOLE,
+      keepText: WHOLE,
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     const frames: BigFrame[] = [];
     const hash = createHash("sha256");
@@ -122,7 +132,7 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect(bom[0]?.text).toBe("\ufeffab");
   });
 
-  it("cuts the strings of a big line only, as the cutter does on the whole line's text", () => {
+  it("cuts the strings and structure of a big line only, as the cutters do on the whole line's text", () => {
     // JSON-ish lines: quotes, escapes and controls next to plain letters and the CR of a CRLF.
     const jsonByteArb = fc.oneof(
       fc.constantFrom(...Buffer.from('"\\u0aZ{}[],:'), 0x0d, 0x01, 0xc3, 0xa9),
@@ -135,10 +145,11 @@ describe("LineSplitter with big lines (pass-through)", () => {
         fc.array(fc.nat(), { maxLength: 20 }),
         fc.integer({ min: 0, max: 20 }),
         fc.integer({ min: 1, max: 6 }),
-        (lines, offsets, after, keepChars) => {
+        fc.integer({ min: 0, max: 30 }),
+        (lines, offsets, after, keepChars, keepText) => {
           const stream = Buffer.concat(lines.flatMap(([l, eol]) => [l, Buffer.from(eol)]));
           const whole = run([stream], { after: WHOLE, headBytes: 4 });
-          const s = new LineSplitter(1024 * 1024, { after, headBytes: 4, keepChars });
+          const s = new LineSplitter(1024 * 1024, { after, headBytes: 4, keepChars, keepText });
           const got: Array<{ text: string; sha256: string; cut?: unknown }> = [];
           const small = (f: Frame): void =>
             void got.push({ text: f.bytes.toString("utf8"), sha256: sha(f.bytes) });
@@ -150,11 +161,22 @@ describe("LineSplitter with big lines (pass-through)", () => {
             const text = (whole[i] as View).text;
             if (!("cut" in g)) expect(g.text).toBe(text);
             else {
-              const cutter = new JsonStringCutter(keepChars);
-              cutter.add(text);
-              const expected = cutter.finish();
-              expect(g.text).toBe(expected.text);
-              expect(g.cut).toEqual(expected.cut);
+              const strings = new JsonStringCutter(keepChars);
+              strings.add(text);
+              const shortened = strings.finish();
+              const structure = new JsonStructureCutter(keepText);
+              structure.add(shortened.text);
+              const { text: kept, cut: dropped } = structure.finish();
+              expect(g.text).toBe(kept);
+              const expected =
+                shortened.cut || dropped
+                  ? {
+                      strings: shortened.cut?.strings ?? 0,
+                      containers: dropped?.containers ?? 0,
+                      chars: (shortened.cut?.chars ?? 0) + (dropped?.chars ?? 0),
+                    }
+                  : undefined;
+              expect(g.cut).toEqual(expected);
             }
           }
         },
@@ -165,7 +187,12 @@ describe("LineSplitter with big lines (pass-through)", () => {
 
   it("holds only the kept part of a 64 MiB argument: a call's content cut past the judge's budget", () => {
     const keepChars = 8 * 1024 * 1024 + 1;
-    const s = new LineSplitter(256 * 1024 * 1024, { after: 1024 * 1024, headBytes: 64, keepChars });
+    const s = new LineSplitter(256 * 1024 * 1024, {
+      after: 1024 * 1024,
+      headBytes: 64,
+      keepChars,
+      keepText: WHOLE,
+    });
     const open = Buffer.from(
       '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/tmp/x","content":"',
     );
@@ -180,7 +207,7 @@ describe("LineSplitter with big lines (pass-through)", () => {
     const f = frames[0] as BigFrame;
     expect(f.size).toBe(open.length + 64 * 1024 * 1024 + close.length - 2);
     expect(f.eol).toBe("\r\n");
-    expect(f.cut).toEqual({ strings: 1, chars: 64 * 1024 * 1024 - keepChars });
+    expect(f.cut).toEqual({ strings: 1, containers: 0, chars: 64 * 1024 * 1024 - keepChars });
     const value = JSON.parse(f.text) as { id: number; params: { arguments: { content: string } } };
     expect(value.id).toBe(7);
     expect(value.params.arguments.content).toBe("a".repeat(keepChars));
@@ -188,7 +215,7 @@ describe("LineSplitter with big lines (pass-through)", () => {
 
   it("treats a line as big only once more than `after` of its bytes wait for a newline", () => {
     const seen = (chunks: string[]): string[] => {
-      const s = new LineSplitter(1024, { after: 10, headBytes: 4, keepChars: 1 });
+      const s = new LineSplitter(1024, { after: 10, headBytes: 4, keepChars: 1, keepText: WHOLE });
       const out: string[] = [];
       const small = (f: Frame): void => void out.push(`small ${f.bytes.toString()}`);
       const large = (f: BigFrame): void => void out.push(`big ${f.text}`);
@@ -203,7 +230,7 @@ describe("LineSplitter with big lines (pass-through)", () => {
   });
 
   it("without a big-frame callback, lines stay bytes whatever their size", () => {
-    const s = new LineSplitter(1024, { after: 4, headBytes: 2, keepChars: 1 });
+    const s = new LineSplitter(1024, { after: 4, headBytes: 2, keepChars: 1, keepText: WHOLE });
     const got: Frame[] = [];
     s.push(Buffer.from("0123456789\n"), (f) => got.push(f));
     expect(got.map((f) => f.bytes.toString())).toEqual(["0123456789"]);

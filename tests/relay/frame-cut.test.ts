@@ -17,62 +17,80 @@ const MiB = 1024 * 1024;
 const KEPT = 8 * MiB + 1;
 const sha = (s: string | Buffer): string => createHash("sha256").update(s).digest("hex");
 
+/**
+ * One call through the built CLI at observe around the echo fixture: what the server received,
+ * what the client got back, and the session log's records.
+ */
+async function observeOneCall(call: string) {
+  const home = tempDir("eg-cut-");
+  const logs = join(home, "logs");
+  const received = join(home, "received.jsonl");
+  const child = spawn(
+    "node",
+    [MAIN, "--level", "observe", "--log-dir", logs, "--", "node", fixture("echo.mjs"), received],
+    {
+      env: testEnv({ HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") }),
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
+  const out: Buffer[] = [];
+  child.stderr.resume();
+  const answered = new Promise<void>((resolve) =>
+    child.stdout.on("data", (c: Buffer) => {
+      out.push(c);
+      if (c.includes(0x0a)) resolve();
+    }),
+  );
+  child.stdin.write(`${call}\n`);
+  await answered;
+  child.stdin.end();
+  expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+  const records = wholeLogRecords(logs);
+  const events = (ev: string) =>
+    records
+      .filter((r) => r["type"] === "event" && r["ev"] === ev)
+      .map((r) => r["data"] as Record<string, unknown>);
+  return {
+    received: readFileSync(received, "utf8").trimEnd(),
+    answer: Buffer.concat(out).toString("utf8"),
+    records,
+    events,
+  };
+}
+
 describe("huge frames at observe", () => {
   it("keep more of each string than the judge's budget and the content scan read", () => {
     // A cut string must still make its call too large to judge, and never shorten the scan.
     expect(BIG_LINES.keepChars).toBe(KEPT);
     expect(BIG_LINES.keepChars).toBeGreaterThan(BUDGET.maxChars);
     expect(BIG_LINES.keepChars).toBeGreaterThan(SCANNED_CHARS);
+    // Deep structure is kept until the text kept is as long as the scan reads.
+    expect(BIG_LINES.keepText).toBe(SCANNED_CHARS);
   });
 
   it("reach server and client whole, are judged too large, and the log says what was cut", async () => {
-    const home = tempDir("eg-cut-");
-    const logs = join(home, "logs");
-    const received = join(home, "received.jsonl");
     const content = "z".repeat(20 * MiB);
     const call = JSON.stringify({
       jsonrpc: "2.0",
       id: 5,
       method: "tools/call",
-      params: { name: "write_file", arguments: { path: join(home, "out.txt"), content } },
+      params: { name: "write_file", arguments: { path: "/tmp/eg-out.txt", content } },
     });
-    const child = spawn(
-      "node",
-      [MAIN, "--level", "observe", "--log-dir", logs, "--", "node", fixture("echo.mjs"), received],
-      {
-        env: testEnv({ HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") }),
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
-    const out: Buffer[] = [];
-    child.stderr.resume();
-    const answered = new Promise<void>((resolve) =>
-      child.stdout.on("data", (c: Buffer) => {
-        out.push(c);
-        if (c.includes(0x0a)) resolve();
-      }),
-    );
-    child.stdin.write(`${call}\n`);
-    await answered;
-    child.stdin.end();
-    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+    const { received, answer: answerText, records, events } = await observeOneCall(call);
 
     // The bytes went on unchanged both ways.
-    expect(sha(readFileSync(received, "utf8").trimEnd())).toBe(sha(call));
-    const answer = JSON.parse(Buffer.concat(out).toString("utf8")) as {
+    expect(sha(received)).toBe(sha(call));
+    const answer = JSON.parse(answerText) as {
       result: { echo: { params: { arguments: { content: string } } } };
     };
     expect(answer.result.echo.params.arguments.content).toBe(content);
 
-    const records = wholeLogRecords(logs);
-    const events = (ev: string) =>
-      records
-        .filter((r) => r["type"] === "event" && r["ev"] === ev)
-        .map((r) => r["data"] as Record<string, unknown>);
-    // The call: its 20 MiB argument cut; the answer: the argument twice (as text and as an object).
+    // The call: its 20 MiB argument cut. The answer holds the argument twice, as text and inside
+    // the echoed call: both are cut, and once the first is read the answer has the judge's budget
+    // of text, so the echoed call keeps only its first member.
     expect(events("frame-cut")).toEqual([
-      { dir: "c2s", strings: 1, chars: 20 * MiB - KEPT },
-      { dir: "s2c", strings: 2, chars: expect.any(Number) as number },
+      { dir: "c2s", strings: 1, containers: 0, chars: 20 * MiB - KEPT },
+      { dir: "s2c", strings: 2, containers: 1, chars: expect.any(Number) as number },
     ]);
     const cutIndex = records.findIndex((r) => r["ev"] === "frame-cut");
     expect(records[cutIndex - 1]).toMatchObject({
@@ -85,8 +103,32 @@ describe("huge frames at observe", () => {
     expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatchObject({ id: 5, tool: "write_file", level: "observe" });
     expect(String(decisions[0]?.["reason"])).toMatch(
-      /too large to judge: 1 string in this frame of \d+ bytes was cut/,
+      /too large to judge: this frame of \d+ bytes was read with 1 string cut short/,
     );
     expect(events("scan-partial")).toHaveLength(1);
+  }, 60_000);
+
+  it("of millions of small elements reach server and client whole, and are read cut short", async () => {
+    const count = 10 * MiB;
+    const call = `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/tmp/eg-rows.txt","rows":[${"1,".repeat(count)}1]}}}`;
+    const { received, answer: answerText, events } = await observeOneCall(call);
+
+    expect(sha(received)).toBe(sha(call));
+    const answer = JSON.parse(answerText) as {
+      result: { echo: { params: { arguments: { rows: number[] } } } };
+    };
+    expect(answer.result.echo.params.arguments.rows).toHaveLength(count + 1);
+
+    // The call keeps about the scan's budget of text; the answer also has the call as one long string.
+    const [c2s, s2c] = events("frame-cut");
+    expect(c2s).toMatchObject({ dir: "c2s", strings: 0, containers: 1 });
+    expect(Number(c2s?.["chars"])).toBeGreaterThan(call.length - BIG_LINES.keepText - 1024);
+    expect(Number(c2s?.["chars"])).toBeLessThan(call.length - BIG_LINES.keepText);
+    expect(s2c).toMatchObject({ dir: "s2c", strings: 1, containers: 1 });
+    const decisions = events("decision");
+    expect(decisions).toHaveLength(1);
+    expect(String(decisions[0]?.["reason"])).toMatch(
+      /too large to judge: this frame of \d+ bytes was read with 1 array or object cut short/,
+    );
   }, 60_000);
 });

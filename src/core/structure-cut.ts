@@ -1,0 +1,150 @@
+/**
+ * Reading a very large JSON line without building all of its structure. A line of millions of
+ * small elements parses to a value many times its size; once the text kept passes `budget`
+ * characters, every array and object deep enough to be content (below a message's own members
+ * and their values' own members) keeps no further elements: the rest of it is checked
+ * (json-tail.ts) and dropped as it streams past, up to its closing bracket, which is kept.
+ * Runs after the string cutter (string-cut.ts), on the text it keeps.
+ *
+ * Exact in the way the relay needs (docs/decisions/0053-cut-the-structure-of-huge-frames.md):
+ * - JSON.parse accepts the kept text exactly when it accepts the whole text. What is dropped is
+ *   always the tail of a container after a complete element; the tail is checked, and when it
+ *   is not well-formed a raw control character ends the kept text, which JSON.parse refuses.
+ * - Parsed, the kept text is the whole text's value with some arrays shortened and some objects
+ *   missing their later members, never in a message's own members (`id`, `method`, `params`,
+ *   `result`, `error`...) or in the members of `params`, `result` or `error` themselves.
+ */
+import { JsonTail } from "./json-tail.js";
+import { QuoteFinder } from "./quote-finder.js";
+
+export interface StructureCutCount {
+  /** Arrays and objects cut short: each lost every element or member after some point. */
+  containers: number;
+  /** Characters of JSON text dropped from them. */
+  chars: number;
+}
+
+const ARRAY = 0;
+const OBJECT = 1;
+/** Put at the end of the kept text when a dropped tail was not well-formed: JSON.parse refuses it. */
+const REFUSED = "\u0001";
+
+export class JsonStructureCutter {
+  private readonly parts: string[] = [];
+  /** Characters of kept text so far, not counting the current piece's. */
+  private kept = 0;
+  private readonly open: number[] = [];
+  /** Whether the outermost container is an array (a batch): messages sit one level deeper. */
+  private batch = false;
+  private inString = false;
+  private escaped = false;
+  /** The last character outside strings that was not whitespace (a string counts as `"`). */
+  private last = 0;
+  /** The tail being dropped, while one is. */
+  private tail: JsonTail | undefined;
+  /** A dropped tail was not well-formed: the rest of the line is not read. */
+  private refused = false;
+  private readonly count: StructureCutCount = { containers: 0, chars: 0 };
+  /** Where a kept string may end: the kept text is checked by JSON.parse, so only that. */
+  private readonly special = new QuoteFinder();
+
+  constructor(private readonly budget: number) {
+    if (!(budget >= 0)) throw new RangeError(`expected budget to be at least 0, got ${budget}`);
+  }
+
+  /** The next piece of the line's text; pieces may split it anywhere. */
+  add(piece: string): void {
+    if (this.refused) return;
+    const n = piece.length;
+    let i = 0;
+    /** Start of the piece's part still to be kept; -1 while dropping. */
+    let from = this.tail === undefined ? 0 : -1;
+    this.special.reset(piece);
+    while (i < n) {
+      if (this.tail !== undefined) {
+        const end = this.tail.read(piece, i);
+        if (this.tail.failed) {
+          this.count.chars += n - i;
+          this.parts.push(REFUSED);
+          this.refused = true;
+          return;
+        }
+        if (end === -1) {
+          this.count.chars += n - i;
+          return;
+        }
+        this.count.chars += end - i;
+        this.tail = undefined;
+        from = end;
+        i = end; // the closing bracket is read below, as kept text
+        continue;
+      }
+      if (this.inString) {
+        i = this.stringChars(piece, i);
+        continue;
+      }
+      const c = piece.charCodeAt(i);
+      if (c === 0x22 /* " */) {
+        this.inString = true;
+        this.last = c;
+      } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        if (this.open.length === 0) this.batch = c === 0x5b;
+        this.open.push(c === 0x5b ? ARRAY : OBJECT);
+        this.last = c;
+      } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+        this.open.pop();
+        this.last = c;
+      } else if (c === 0x2c /* , */ && this.dropsAfter(this.kept + i - from)) {
+        this.parts.push(piece.slice(from, i));
+        this.kept += i - from;
+        from = -1;
+        this.tail = new JsonTail(this.open[this.open.length - 1] === ARRAY ? "array" : "object");
+        this.count.containers++;
+        continue; // the comma is the tail's first character
+      } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+        this.last = c;
+      }
+      i++;
+    }
+    if (from !== -1) {
+      this.parts.push(from === 0 ? piece : piece.slice(from));
+      this.kept += n - from;
+    }
+  }
+
+  /**
+   * Whether the rest of the innermost container goes, at a comma with `kept` characters kept
+   * before it. Never right after its opening bracket: `[,` is not JSON, and dropping from there
+   * would leave `[]`, which is.
+   */
+  private dropsAfter(kept: number): boolean {
+    if (kept <= this.budget) return false;
+    if (this.last === 0x5b || this.last === 0x7b) return false;
+    // A message is depth 1 (2 in a batch); its members' values are one deeper, and their members
+    // are kept too: what can go is inside those.
+    return this.open.length >= (this.batch ? 4 : 3);
+  }
+
+  /** Characters of a kept string from `i`; returns the index after those read. */
+  private stringChars(piece: string, i: number): number {
+    if (this.escaped) {
+      this.escaped = false;
+      return i + 1;
+    }
+    const j = this.special.next(i);
+    if (j === piece.length) return j;
+    if (piece.charCodeAt(j) === 0x22) this.inString = false;
+    else this.escaped = true;
+    return j + 1;
+  }
+
+  /** The kept text, and what was dropped (undefined when nothing was). */
+  finish(): { text: string; cut: StructureCutCount | undefined } {
+    // A line that ends inside a dropped tail never closed its container: the kept text, which
+    // ends inside it too, is refused as the whole text is.
+    const text = this.parts.join("");
+    this.parts.length = 0;
+    const dropped = this.count.containers > 0;
+    return { text, cut: dropped ? { ...this.count } : undefined };
+  }
+}

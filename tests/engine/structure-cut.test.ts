@@ -1,0 +1,274 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { JsonStructureCutter, type StructureCutCount } from "../../src/core/structure-cut.js";
+
+/** The text in pieces cut at the given offsets, through a cutter with the given budget. */
+function cutText(text: string, budget: number, offsets: number[] = []) {
+  const points = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
+  const cutter = new JsonStructureCutter(budget);
+  let prev = 0;
+  for (const p of points) {
+    cutter.add(text.slice(prev, p));
+    prev = p;
+  }
+  cutter.add(text.slice(prev));
+  return cutter.finish();
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const unitArb = fc.constantFrom("a", "Z", " ", '"', "\\", ",", "[", "}", ":", "\n", "é");
+// Mostly short strings; some long enough that a dropped one is searched past its first characters.
+const stringArb = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: unitArb, maxLength: 6 }) },
+  fc.string({ unit: unitArb, minLength: 28, maxLength: 40 }),
+);
+const jsonArb: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    stringArb,
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(stringArb, tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** JSON text with `space` between every token, so whitespace sits wherever JSON allows it. */
+function write(v: Json, space: string): string {
+  if (Array.isArray(v)) return `[${space}${v.map((x) => write(x, space)).join(`${space},${space}`)}${space}]`;
+  if (v !== null && typeof v === "object") {
+    const members = Object.entries(v).map(
+      ([k, x]) => `${JSON.stringify(k)}${space}:${space}${write(x, space)}`,
+    );
+    return `{${space}${members.join(`${space},${space}`)}${space}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Frames of every shape the relay sees: a response, a request, a batch, and bare values. */
+const frameArb: fc.Arbitrary<Json> = fc.oneof(
+  fc.record({
+    jsonrpc: fc.constant("2.0"),
+    id: fc.nat(),
+    result: fc.record({ content: jsonArb, more: jsonArb }),
+  }),
+  fc.record({
+    jsonrpc: fc.constant("2.0"),
+    id: fc.nat(),
+    method: fc.constant("tools/call"),
+    params: fc.record({
+      name: fc.constant("x"),
+      arguments: fc.dictionary(stringArb, jsonArb, { maxKeys: 4 }),
+    }),
+  }),
+  fc.array(fc.record({ id: fc.nat(), result: fc.record({ content: jsonArb }) }), { maxLength: 3 }),
+  jsonArb,
+);
+const spaceArb = fc.constantFrom("", " ", "\t\r\n ");
+const budgetArb = fc.integer({ min: 0, max: 60 });
+const offsetsArb = fc.array(fc.nat(), { maxLength: 12 });
+
+/**
+ * `kept` is `whole` with elements left out only where the cutter may leave them out: arrays are
+ * prefixes, objects keep a subset of their members (each kept member trimmed the same way), and
+ * nothing is missing at the top `whole` levels. Returns how many arrays and objects are short.
+ */
+function shortened(kept: unknown, whole: unknown, whole_levels: number): number {
+  if (Array.isArray(whole)) {
+    expect(Array.isArray(kept)).toBe(true);
+    const k = kept as unknown[];
+    if (whole_levels > 0) expect(k.length).toBe(whole.length);
+    expect(k.length).toBeLessThanOrEqual(whole.length);
+    return k.reduce<number>(
+      (n, x, i) => n + shortened(x, whole[i], whole_levels - 1),
+      k.length < whole.length ? 1 : 0,
+    );
+  }
+  if (whole !== null && typeof whole === "object") {
+    expect(kept !== null && typeof kept === "object" && !Array.isArray(kept)).toBe(true);
+    const k = kept as Record<string, unknown>;
+    const w = whole as Record<string, unknown>;
+    const names = Object.keys(w);
+    if (whole_levels > 0) expect(Object.keys(k).sort()).toEqual([...names].sort());
+    for (const name of Object.keys(k)) expect(names).toContain(name);
+    return Object.keys(k).reduce<number>(
+      (n, name) => n + shortened(k[name], w[name], whole_levels - 1),
+      Object.keys(k).length < names.length ? 1 : 0,
+    );
+  }
+  expect(kept).toEqual(whole);
+  return 0;
+}
+
+describe("JsonStructureCutter", () => {
+  it("leaves a text within its budget exactly as it is", () => {
+    fc.assert(
+      fc.property(frameArb, spaceArb, offsetsArb, (v, space, offsets) => {
+        const whole = write(v, space);
+        expect(cutText(whole, whole.length, offsets)).toEqual({ text: whole, cut: undefined });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("parses to the whole value with only deep elements and members left out, and counts what it shortened", () => {
+    fc.assert(
+      fc.property(frameArb, spaceArb, budgetArb, offsetsArb, (v, space, budget, offsets) => {
+        const whole = write(v, space);
+        const { text, cut } = cutText(whole, budget, offsets);
+        // A message keeps its own members and theirs: two levels, three in a batch.
+        const levels = Array.isArray(v) ? 3 : 2;
+        expect(cut?.containers ?? 0).toBe(shortened(JSON.parse(text), JSON.parse(whole), levels));
+        // Text kept plus text dropped is the whole text.
+        expect(text.length + (cut?.chars ?? 0)).toBe(whole.length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is refused by JSON.parse exactly when the whole text is, wherever the fault is", () => {
+    const faultArb = fc.constantFrom(
+      '"',
+      "\\",
+      "u",
+      "0",
+      "-",
+      ".",
+      "e",
+      "+",
+      "t",
+      "\u0001",
+      "}",
+      "]",
+      "{",
+      "[",
+      ",",
+      ":",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        frameArb,
+        fc.nat(),
+        fc.constantFrom("insert", "replace", "delete"),
+        faultArb,
+        budgetArb,
+        offsetsArb,
+        (v, at, how, ch, budget, offsets) => {
+          const whole = write(v, "");
+          const i = at % (whole.length + 1);
+          const broken =
+            how === "insert"
+              ? whole.slice(0, i) + ch + whole.slice(i)
+              : whole.slice(0, i) + (how === "replace" ? ch : "") + whole.slice(i + 1);
+          expect(parses(cutText(broken, budget, offsets).text)).toBe(parses(broken));
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it("checks every token of a dropped tail as JSON.parse would", () => {
+    const deep = (tail: string) => `{"result":{"content":[1${tail}]}}`;
+    const long = "x".repeat(40);
+    const valid = [
+      ",2",
+      ", -0.5e+3 ,true,false,null",
+      ',"a\\u00e9\\n"',
+      ",[],{}",
+      ',{"k":[1,{"j":null}]}',
+      ",1E9,-0,0.0",
+      `,"${long}\\"${long}"`,
+    ];
+    const invalid = [
+      ",01",
+      ",1.",
+      ",.5",
+      ",+1",
+      ",-",
+      ",1e",
+      ",1e+",
+      ",tru",
+      ",nul",
+      ",True",
+      ",'a'",
+      ',"\\x"',
+      ',"\\u12g4"',
+      ',"a\u0001"',
+      ",,",
+      ",]",
+      ",{,}",
+      ',{"a"}',
+      ',{"a":}',
+      ",{1:2}",
+      ",[}",
+      ",1 2",
+      ",\u00a0",
+      `,"${long}\u0001"`,
+      `,"${long}\\q"`,
+      `,"${long}`,
+    ];
+    for (const tail of valid) {
+      expect(parses(deep(tail)), tail).toBe(true);
+      const { text, cut } = cutText(deep(tail), 0);
+      expect(JSON.parse(text), tail).toEqual({ result: { content: [1] } });
+      expect(cut?.containers, tail).toBe(1);
+    }
+    for (const tail of invalid) {
+      expect(parses(deep(tail)), tail).toBe(false);
+      expect(parses(cutText(deep(tail), 0).text), tail).toBe(false);
+    }
+  });
+
+  it("never drops right after an opening bracket, where a comma is already wrong", () => {
+    const text = '{"result":{"content":[,1,2]}}';
+    expect(parses(cutText(text, 0).text)).toBe(false);
+  });
+
+  it("keeps a message's members and their members, however much content comes first", () => {
+    const content = Array.from({ length: 1000 }, (_, i) => ({ type: "text", text: `line ${i}` }));
+    const frame = JSON.stringify({
+      jsonrpc: "2.0",
+      result: { content, isError: false, structuredContent: { rows: [1, 2, 3] } },
+      id: 9,
+    });
+    const { text, cut } = cutText(frame, 100);
+    const value = JSON.parse(text) as { id: number; result: Record<string, unknown> };
+    expect(value.id).toBe(9);
+    expect(value.result["isError"]).toBe(false);
+    // Past the budget, each deeper container keeps its first element only.
+    expect(value.result["structuredContent"]).toEqual({ rows: [1] });
+    const kept = (value.result["content"] as unknown[]).length;
+    expect(kept).toBeLessThan(10);
+    // The content array and the rows array.
+    expect(cut).toEqual<StructureCutCount>({ containers: 2, chars: frame.length - text.length });
+  });
+
+  it("holds about its budget of a frame of a million small elements", () => {
+    const frame = `{"jsonrpc":"2.0","id":1,"result":{"data":[${"7,".repeat(1_000_000)}7]}}`;
+    const budget = 4096;
+    const { text, cut } = cutText(frame, budget, [100, 5000, 70_000, 1_500_000]);
+    expect(text.length).toBeGreaterThan(budget);
+    expect(text.length).toBeLessThan(budget + 64);
+    expect(cut?.containers).toBe(1);
+    expect((JSON.parse(text) as { result: { data: unknown[] } }).result.data.every((x) => x === 7)).toBe(
+      true,
+    );
+  });
+
+  it("refuses a negative budget", () => {
+    expect(() => new JsonStructureCutter(-1)).toThrow(/expected budget to be at least 0, got -1/);
+  });
+});
