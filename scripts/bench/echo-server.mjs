@@ -37,6 +37,15 @@ function handle(line) {
     // `fill: n` answers with n letters and `file` with a file's text (a big answer to a short
     // call); `quiet` answers a big call with a short note, so one frame at a time can be
     // measured; otherwise the text or content comes back.
+    // `items: n` answers with n bytes or so of small content items (one per ~39 bytes).
+    if (args.items) {
+      const content = Array.from({ length: Math.ceil(args.items / 39) }, (_, i) => ({
+        type: "text",
+        text: `item ${String(i).padStart(8, "0")}`,
+      }));
+      reply(msg.id, { content });
+      return;
+    }
     const text = args.fill
       ? "z".repeat(args.fill)
       : args.file
