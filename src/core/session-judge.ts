@@ -12,10 +12,12 @@ export interface TaintEvent {
 /** Who hears when a response held more than the content scan reads. */
 export interface ScanOptions {
   /**
-   * Called with how many characters of the response's strings were scanned, of how many, and how
-   * many revealed layers (decoded or hidden text) were left out once their budget was spent.
+   * Called with how many characters of the response's strings were scanned, of how many, how
+   * many revealed layers (decoded or hidden text) were left out once their budget was spent, and
+   * in how many windows of text the reveal stopped at its caps (64 layers, 3 rounds of decoding)
+   * with more to reveal.
    */
-  onPartial?: (extent: { scanned: number; of: number; layersLeft: number }) => void;
+  onPartial?: (extent: { scanned: number; of: number; layersLeft: number; revealCapped: number }) => void;
 }
 
 export interface SessionJudgeApi {

@@ -162,7 +162,10 @@ describe("scan extent", () => {
     await g.observe?.({ request, response: answer(5 * 1024 * 1024) }, ctx);
     // "text" and the z's: the windows hold 4 MiB of it, less the line break after "text".
     expect(seen.log).toEqual([
-      ["scan-partial", { id: "r-9", scanned: 4 * 1024 * 1024 - 1, of: 5 * 1024 * 1024 + 4, layersLeft: 0 }],
+      [
+        "scan-partial",
+        { id: "r-9", scanned: 4 * 1024 * 1024 - 1, of: 5 * 1024 * 1024 + 4, layersLeft: 0, revealCapped: 0 },
+      ],
     ]);
   });
 });

@@ -231,18 +231,33 @@ function children(layer: Layer): Layer[] {
 
 /** The plain text and every layer revealed beneath it, each folded, within the bounds above. */
 export function revealLayers(text: string): Layer[] {
+  return revealLayersCapped(text).layers;
+}
+
+/**
+ * `revealLayers`, and whether it stopped at MAX_LAYERS or MAX_ROUNDS with something left to
+ * reveal, so that a cut is never silent.
+ */
+export function revealLayersCapped(text: string): { layers: Layer[]; capped: boolean } {
   const layers: Layer[] = [{ via: "plain", hidden: false, text: text.slice(0, MAX_TEXT) }];
   let frontier = layers.slice();
-  for (let round = 0; round < MAX_ROUNDS && layers.length < MAX_LAYERS; round++) {
+  let capped = false;
+  for (let round = 0; round < MAX_ROUNDS && !capped; round++) {
     const next: Layer[] = [];
     for (const layer of frontier) {
       for (const child of children(layer)) {
-        if (layers.length >= MAX_LAYERS) break;
+        if (layers.length >= MAX_LAYERS) {
+          capped = true;
+          break;
+        }
         layers.push(child);
         next.push(child);
       }
+      if (capped) break;
     }
     frontier = next;
   }
-  return layers.map((l) => ({ ...l, text: fold(l.text) }));
+  // Out of rounds: the deepest layers are looked into once more, only to know.
+  if (!capped) capped = frontier.some((l) => children(l).length > 0);
+  return { layers: layers.map((l) => ({ ...l, text: fold(l.text) })), capped };
 }

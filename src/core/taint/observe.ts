@@ -1,7 +1,7 @@
 import { requestEffects } from "../judge/decide.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { ScanOptions, TaintEvent } from "../session-judge.js";
-import { type Layer, MAX_TEXT, revealLayers } from "./normalise.js";
+import { type Layer, MAX_TEXT, revealLayersCapped } from "./normalise.js";
 import { type SignatureScore, scoreLayers } from "./signatures.js";
 
 /** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
@@ -69,15 +69,18 @@ export function responseWindows(response: Record<string, unknown>): {
 /** Signature score over a whole response: each rule counted once across all windows. */
 export function scoreResponse(
   response: Record<string, unknown>,
-): SignatureScore & { extent: ScanExtent; layersLeft: number } {
+): SignatureScore & { extent: ScanExtent; layersLeft: number; revealCapped: number } {
   // Every window's plain text is scanned; revealed layers share one budget across the response,
   // so a response full of encoded blobs cannot multiply the work.
   let revealedChars = 0;
   let layersLeft = 0;
+  let revealCapped = 0;
   const { windows, extent } = responseWindows(response);
   const layers = windows.flatMap((w) => {
-    // revealLayers always returns the plain layer first.
-    const [plain, ...hidden] = revealLayers(w) as [Layer, ...Layer[]];
+    const revealed = revealLayersCapped(w);
+    if (revealed.capped) revealCapped++;
+    // The plain layer always comes first.
+    const [plain, ...hidden] = revealed.layers as [Layer, ...Layer[]];
     const kept = [plain];
     for (const [i, l] of hidden.entries()) {
       if (revealedChars + l.text.length > MAX_REVEALED_CHARS) {
@@ -89,7 +92,7 @@ export function scoreResponse(
     }
     return kept;
   });
-  return { ...scoreLayers(layers), extent, layersLeft };
+  return { ...scoreLayers(layers), extent, layersLeft, revealCapped };
 }
 
 function subjectOf(method: string, params: unknown): string {
@@ -127,8 +130,9 @@ export function taintFromResponse(
   }
   if (policy.signatures) {
     const score = scoreResponse(response);
-    if (score.extent.scanned < score.extent.of || score.layersLeft > 0)
-      scan.onPartial?.({ ...score.extent, layersLeft: score.layersLeft });
+    const { layersLeft, revealCapped } = score;
+    if (score.extent.scanned < score.extent.of || layersLeft > 0 || revealCapped > 0)
+      scan.onPartial?.({ ...score.extent, layersLeft, revealCapped });
     if (score.tainting) {
       const rules = score.hits.map((h) => `${h.rule}${h.hidden ? ` (in ${h.via})` : ""}`).join(", ");
       events.push({ by, reason: "content", why: `content signatures scored ${score.score}: ${rules}` });
