@@ -26,6 +26,10 @@ export interface StructureCutCount {
 
 const ARRAY = 0;
 const OBJECT = 1;
+/** The characters that start a string or open, close or separate elements. */
+const STRUCTURE = /["[\]{},]/g;
+/** Characters looked at one by one before STRUCTURE searches. */
+const NEAR = 16;
 /** Put at the end of the kept text when a dropped tail was not well-formed: JSON.parse refuses it. */
 const REFUSED = "\u0001";
 
@@ -83,6 +87,23 @@ export class JsonStructureCutter {
         i = this.stringChars(piece, i);
         continue;
       }
+      // Only quotes, brackets and commas matter here: what lies between (numbers, literals,
+      // colons, whitespace, or text that is not JSON at all) is passed over, a few characters one
+      // by one (a regex search costs more than a short number), then in one search.
+      const near = Math.min(n, i + NEAR);
+      let j = i;
+      while (j < near && !isStructure(piece.charCodeAt(j))) j++;
+      if (j === near && near < n) {
+        STRUCTURE.lastIndex = near;
+        j = STRUCTURE.exec(piece)?.index ?? n;
+      }
+      if (j > i) {
+        let k = j - 1;
+        while (k >= i && isSpace(piece.charCodeAt(k))) k--;
+        if (k >= i) this.last = piece.charCodeAt(k);
+        i = j;
+        if (i === n) break;
+      }
       const c = piece.charCodeAt(i);
       if (c === 0x22 /* " */) {
         this.inString = true;
@@ -101,8 +122,8 @@ export class JsonStructureCutter {
         this.tail = new JsonTail(this.open[this.open.length - 1] === ARRAY ? "array" : "object");
         this.count.containers++;
         continue; // the comma is the tail's first character
-      } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
-        this.last = c;
+      } else {
+        this.last = c; // a comma kept
       }
       i++;
     }
@@ -147,4 +168,12 @@ export class JsonStructureCutter {
     const dropped = this.count.containers > 0;
     return { text, cut: dropped ? { ...this.count } : undefined };
   }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function isStructure(c: number): boolean {
+  return c === 0x22 || c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
 }
