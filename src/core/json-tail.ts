@@ -67,7 +67,8 @@ function isStringStop(c: number): boolean {
   return c === 0x22 || c === 0x5c || c < 0x20;
 }
 
-function isSpace(c: number): boolean {
+/** JSON's whitespace: space, line feed, carriage return, tab. */
+export function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 

@@ -14,7 +14,7 @@
  *   missing their later members, never in a message's own members (`id`, `method`, `params`,
  *   `result`, `error`...) or in the members of `params`, `result` or `error` themselves.
  */
-import { JsonTail } from "./json-tail.js";
+import { isSpace, JsonTail } from "./json-tail.js";
 import { QuoteFinder } from "./quote-finder.js";
 
 export interface StructureCutCount {
@@ -168,10 +168,6 @@ export class JsonStructureCutter {
     const dropped = this.count.containers > 0;
     return { text, cut: dropped ? { ...this.count } : undefined };
   }
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 function isStructure(c: number): boolean {

@@ -1,30 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonStringCutter } from "../../src/core/string-cut.js";
+import { inPieces, parses, withFault, type Json, jsonOf } from "./json-cut.js";
 
 /** The text in pieces cut at the given offsets, through a cutter keeping `keep` characters. */
-function cutText(text: string, keep: number, offsets: number[] = []): ReturnType<JsonStringCutter["finish"]> {
-  const points = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
-  const cutter = new JsonStringCutter(keep);
-  let prev = 0;
-  for (const p of points) {
-    cutter.add(text.slice(prev, p));
-    prev = p;
-  }
-  cutter.add(text.slice(prev));
-  return cutter.finish();
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+const cutText = (text: string, keep: number, offsets: number[] = []) =>
+  inPieces(new JsonStringCutter(keep), text, offsets);
 
 // Characters that exercise every branch: quotes, backslashes, controls (escaped), a surrogate pair.
 const charArb = fc.constantFrom(
@@ -44,17 +25,7 @@ const charArb = fc.constantFrom(
   "0",
 );
 const stringArb = fc.string({ unit: charArb, maxLength: 12 });
-const jsonArb: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -1000, max: 1000 }),
-    stringArb,
-    fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(stringArb, tie("value"), { maxKeys: 4 }),
-  ),
-})).value;
+const jsonArb = jsonOf(stringArb);
 
 /** How string characters are written: as JSON.stringify does, or with \u escapes in places. */
 type Style = "plain" | "unicode" | "every-other";
@@ -167,17 +138,13 @@ describe("JsonStringCutter", () => {
         jsonArb,
         styleArb,
         fc.nat(),
-        fc.constantFrom("insert", "replace", "delete"),
+        fc.constantFrom<"insert" | "replace" | "delete">("insert", "replace", "delete"),
         faultArb,
         fc.integer({ min: 1, max: 4 }),
         offsetsArb,
         (v, style, at, how, ch, keep, offsets) => {
           const whole = write(v, style, "");
-          const i = at % (whole.length + 1);
-          const broken =
-            how === "insert"
-              ? whole.slice(0, i) + ch + whole.slice(i)
-              : whole.slice(0, i) + (how === "replace" ? ch : "") + whole.slice(i + 1);
+          const broken = withFault(whole, at, how, ch);
           expect(parses(cutText(broken, keep, offsets).text)).toBe(parses(broken));
         },
       ),

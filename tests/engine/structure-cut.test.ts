@@ -1,30 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonStructureCutter, type StructureCutCount } from "../../src/core/structure-cut.js";
+import { inPieces, parses, withFault, type Json, jsonOf } from "./json-cut.js";
 
 /** The text in pieces cut at the given offsets, through a cutter with the given budget. */
-function cutText(text: string, budget: number, offsets: number[] = []) {
-  const points = [...new Set(offsets.map((o) => o % (text.length + 1)))].sort((a, b) => a - b);
-  const cutter = new JsonStructureCutter(budget);
-  let prev = 0;
-  for (const p of points) {
-    cutter.add(text.slice(prev, p));
-    prev = p;
-  }
-  cutter.add(text.slice(prev));
-  return cutter.finish();
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+const cutText = (text: string, budget: number, offsets: number[] = []) =>
+  inPieces(new JsonStructureCutter(budget), text, offsets);
 
 const unitArb = fc.constantFrom("a", "Z", " ", '"', "\\", ",", "[", "}", ":", "\n", "é");
 // Mostly short strings; some long enough that a dropped one is searched past its first characters.
@@ -32,18 +13,7 @@ const stringArb = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: unitArb, maxLength: 6 }) },
   fc.string({ unit: unitArb, minLength: 28, maxLength: 40 }),
 );
-const jsonArb: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer({ min: -1000, max: 1000 }),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    stringArb,
-    fc.array(tie("value"), { maxLength: 5 }),
-    fc.dictionary(stringArb, tie("value"), { maxKeys: 4 }),
-  ),
-})).value;
+const jsonArb = jsonOf(stringArb);
 
 /** JSON text with `space` between every token, so whitespace sits wherever JSON allows it. */
 function write(v: Json, space: string): string {
@@ -162,17 +132,13 @@ describe("JsonStructureCutter", () => {
       fc.property(
         frameArb,
         fc.nat(),
-        fc.constantFrom("insert", "replace", "delete"),
+        fc.constantFrom<"insert" | "replace" | "delete">("insert", "replace", "delete"),
         faultArb,
         budgetArb,
         offsetsArb,
         (v, at, how, ch, budget, offsets) => {
           const whole = write(v, "");
-          const i = at % (whole.length + 1);
-          const broken =
-            how === "insert"
-              ? whole.slice(0, i) + ch + whole.slice(i)
-              : whole.slice(0, i) + (how === "replace" ? ch : "") + whole.slice(i + 1);
+          const broken = withFault(whole, at, how, ch);
           expect(parses(cutText(broken, budget, offsets).text)).toBe(parses(broken));
         },
       ),
