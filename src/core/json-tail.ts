@@ -98,14 +98,10 @@ export class JsonTail {
     this.open = [container === "array" ? ARRAY : OBJECT];
   }
 
-  /** The text was not well-formed: nothing more is read. */
-  get failed(): boolean {
-    return this.wrong;
-  }
-
   /**
    * Reads `text` from `from`; returns the index of the dropped container's closing bracket, which
-   * is not read (it belongs to the caller), or -1 when the text ended first or was not well-formed.
+   * is not read (it belongs to the caller), or -1 when the text ended first. Once the text is not
+   * well-formed, nothing more is read and the answer is always -1: the tail never ends.
    */
   read(text: string, from: number): number {
     const n = text.length;

@@ -9,7 +9,8 @@
  * Exact in the way the relay needs (docs/decisions/0053-cut-the-structure-of-huge-frames.md):
  * - JSON.parse accepts the kept text exactly when it accepts the whole text. What is dropped is
  *   always the tail of a container after a complete element; the tail is checked, and when it
- *   is not well-formed a raw control character ends the kept text, which JSON.parse refuses.
+ *   is not well-formed nothing more is kept, so the kept text stops inside that container, which
+ *   it never closes, and JSON.parse refuses it.
  * - Parsed, the kept text is the whole text's value with some arrays shortened and some objects
  *   missing their later members, never in a message's own members (`id`, `method`, `params`,
  *   `result`, `error`...) or in the members of `params`, `result` or `error` themselves.
@@ -30,8 +31,6 @@ const OBJECT = 1;
 const STRUCTURE = /["[\]{},]/g;
 /** Characters looked at one by one before STRUCTURE searches. */
 const NEAR = 16;
-/** Put at the end of the kept text when a dropped tail was not well-formed: JSON.parse refuses it. */
-const REFUSED = "\u0001";
 
 export class JsonStructureCutter {
   private readonly parts: string[] = [];
@@ -44,10 +43,8 @@ export class JsonStructureCutter {
   private escaped = false;
   /** The last character outside strings that was not whitespace (a string counts as `"`). */
   private last = 0;
-  /** The tail being dropped, while one is. */
+  /** The tail being dropped, while one is; one that is not well-formed never ends. */
   private tail: JsonTail | undefined;
-  /** A dropped tail was not well-formed: the rest of the line is not read. */
-  private refused = false;
   private readonly count: StructureCutCount = { containers: 0, chars: 0 };
   /** Where a kept string may end: the kept text is checked by JSON.parse, so only that. */
   private readonly special = new QuoteFinder();
@@ -58,21 +55,14 @@ export class JsonStructureCutter {
 
   /** The next piece of the line's text; pieces may split it anywhere. */
   add(piece: string): void {
-    if (this.refused) return;
     const n = piece.length;
     let i = 0;
-    /** Start of the piece's part still to be kept; -1 while dropping. */
-    let from = this.tail === undefined ? 0 : -1;
+    /** Start of the piece's part still to be kept (while in a tail, from where it ends). */
+    let from = 0;
     this.special.reset(piece);
     while (i < n) {
       if (this.tail !== undefined) {
         const end = this.tail.read(piece, i);
-        if (this.tail.failed) {
-          this.count.chars += n - i;
-          this.parts.push(REFUSED);
-          this.refused = true;
-          return;
-        }
         if (end === -1) {
           this.count.chars += n - i;
           return;
@@ -118,7 +108,6 @@ export class JsonStructureCutter {
       } else if (c === 0x2c /* , */ && this.dropsAfter(this.kept + i - from)) {
         this.parts.push(piece.slice(from, i));
         this.kept += i - from;
-        from = -1;
         this.tail = new JsonTail(this.open[this.open.length - 1] === ARRAY ? "array" : "object");
         this.count.containers++;
         continue; // the comma is the tail's first character
@@ -127,10 +116,9 @@ export class JsonStructureCutter {
       }
       i++;
     }
-    if (from !== -1) {
-      this.parts.push(from === 0 ? piece : piece.slice(from));
-      this.kept += n - from;
-    }
+    // Only reached outside a tail: a piece that ends in one returns above.
+    this.parts.push(from === 0 ? piece : piece.slice(from));
+    this.kept += n - from;
   }
 
   /**

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { JsonTail } from "../../src/core/json-tail.js";
 import { JsonStructureCutter, type StructureCutCount } from "../../src/core/structure-cut.js";
 import { inPieces, parses, withFault, type Json, jsonOf } from "./json-cut.js";
 
@@ -199,8 +200,30 @@ describe("JsonStructureCutter", () => {
   });
 
   it("never drops right after an opening bracket, where a comma is already wrong", () => {
-    const text = '{"result":{"content":[,1,2]}}';
-    expect(parses(cutText(text, 0).text)).toBe(false);
+    for (const text of ['{"result":{"content":[,1,2]}}', '{"result":{"content":[ \n,1,2]}}']) {
+      expect(parses(cutText(text, 0).text), text).toBe(false);
+      // However the text falls into pieces, the bracket is still seen before the comma.
+      for (let at = 20; at < 26; at++)
+        expect(parses(cutText(text, 0, [at]).text), `${text} at ${at}`).toBe(false);
+    }
+  });
+
+  it("drops once the text kept before a comma is longer than the budget, not sooner", () => {
+    const text = '{"result":{"content":[1,2]}}';
+    const comma = text.indexOf(",");
+    expect(cutText(text, comma).cut).toBeUndefined();
+    expect(cutText(text, comma - 1)).toEqual({
+      text: '{"result":{"content":[1]}}',
+      cut: { containers: 1, chars: 2 },
+    });
+  });
+
+  it("follows escaped quotes and backslashes in kept strings", () => {
+    const text = '{"result":{"a":"x\\"y\\\\","content":[1,2,3]}}';
+    expect(JSON.parse(text)).toEqual({ result: { a: 'x"y\\', content: [1, 2, 3] } });
+    const { text: kept, cut } = cutText(text, 0, [18, 19, 20]);
+    expect(JSON.parse(kept)).toEqual({ result: { a: 'x"y\\', content: [1] } });
+    expect(cut?.containers).toBe(1);
   });
 
   it("keeps a message's members and their members, however much content comes first", () => {
@@ -236,5 +259,101 @@ describe("JsonStructureCutter", () => {
 
   it("refuses a negative budget", () => {
     expect(() => new JsonStructureCutter(-1)).toThrow(/expected budget to be at least 0, got -1/);
+  });
+});
+
+describe("JsonTail", () => {
+  // Nested three deep, so that the run patterns never match and every character is read one by one.
+  const deep = (inner: string) => `[0,[[[${inner}]]]]`;
+  const read = (text: string, offsets: number[]): number => {
+    const tail = new JsonTail("array");
+    const points = [...new Set(offsets.map((o) => 2 + (o % (text.length - 1))))].sort((a, b) => a - b);
+    let from = 2;
+    for (const p of [...points, text.length]) {
+      const end = tail.read(text.slice(0, p), from);
+      if (end !== -1) return end;
+      from = p;
+    }
+    return -1;
+  };
+
+  it("ends at the closing bracket exactly when JSON.parse accepts the text, read character by character", () => {
+    const faultArb = fc.constantFrom(
+      '"',
+      "\\",
+      "u",
+      "0",
+      "9",
+      "-",
+      ".",
+      "e",
+      "E",
+      "+",
+      "f",
+      "n",
+      "t",
+      "\u0001",
+      "}",
+      "]",
+      "{",
+      "[",
+      ",",
+      ":",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        jsonArb,
+        fc.boolean(),
+        fc.nat(),
+        fc.constantFrom<"insert" | "replace" | "delete">("insert", "replace", "delete"),
+        faultArb,
+        offsetsArb,
+        (v, broken, at, how, ch, offsets) => {
+          const inner = broken ? withFault(write(v, " "), at, how, ch) : write(v, " ");
+          const text = deep(inner);
+          const end = read(text, offsets);
+          expect(end === text.length - 1, text).toBe(parses(text));
+          if (!broken) expect(end).toBe(text.length - 1);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("reads escapes, numbers and literals of every kind", () => {
+    const valid = [
+      '"\\u00e9\\u00E9\\uABCD\\"\\\\\\/\\b\\f\\n\\r\\t"',
+      "-0.5e+3",
+      "1E-9",
+      "0",
+      "10.25",
+      "true",
+      "false",
+      "null",
+      '{"a":[]}',
+      "[{}]",
+    ];
+    const invalid = [
+      '"\\u00G9"',
+      '"\\uabc"',
+      '"\\a"',
+      "00",
+      "-",
+      "1.",
+      "1e",
+      "1e+",
+      ".1",
+      "+1",
+      "tru",
+      "nulL",
+      "True",
+      '{"a"}',
+      "{,}",
+      "[1,]",
+      '{"a":1,}',
+    ];
+    for (const v of valid) expect(read(deep(v), []), v).toBe(deep(v).length - 1);
+    for (const v of invalid) expect(read(deep(v), []), v).toBe(-1);
   });
 });
