@@ -111,8 +111,8 @@ export class JsonTail {
         // Whole elements at a time where they are simple, which most are.
         const run = this.open[this.open.length - 1] === ARRAY ? ARRAY_RUN : OBJECT_RUN;
         run.lastIndex = i;
+        // A run always ends before the end of the text: it looks at the character after it.
         if (run.test(text)) i = run.lastIndex;
-        if (i === n) break;
       }
       const c = text.charCodeAt(i);
       switch (this.next) {

@@ -193,9 +193,27 @@ describe("JsonStructureCutter", () => {
       expect(JSON.parse(text), tail).toEqual({ result: { content: [1] } });
       expect(cut?.containers, tail).toBe(1);
     }
-    for (const tail of invalid) {
+    for (const tail of [...invalid, ",undefined", ',"a":1', ',[1,"a":2]']) {
       expect(parses(deep(tail)), tail).toBe(false);
       expect(parses(cutText(deep(tail), 0).text), tail).toBe(false);
+    }
+    // The same in an object: members, not elements.
+    const member = (tail: string) => `{"result":{"o":{"a":1${tail}}}}`;
+    for (const tail of [',"b":2,"c":[1,{"d":null}]', ' , "b" : "x" ']) {
+      expect(JSON.parse(cutText(member(tail), 0).text), tail).toEqual({ result: { o: { a: 1 } } });
+    }
+    for (const tail of [",2", ',"b"', ',"b":', ',"b" 1', ",[1]", ',"b":1,2']) {
+      expect(parses(member(tail)), tail).toBe(false);
+      expect(parses(cutText(member(tail), 0).text), tail).toBe(false);
+    }
+  });
+
+  it("reads a frame whose first string is empty or starts with an escape", () => {
+    for (const first of ['""', '"\\\\"', '"\\"x"']) {
+      const text = `{${first}:0,"result":{"content":[1,2,3]}}`;
+      const { text: kept, cut } = cutText(text, 0);
+      expect(cut?.containers, first).toBe(1);
+      expect((JSON.parse(kept) as { result: unknown }).result, first).toEqual({ content: [1] });
     }
   });
 
@@ -324,6 +342,9 @@ describe("JsonTail", () => {
   it("reads escapes, numbers and literals of every kind", () => {
     const valid = [
       '"\\u00e9\\u00E9\\uABCD\\"\\\\\\/\\b\\f\\n\\r\\t"',
+      '"\\uFFFF\\uffff\\uaaaa\\u09af"',
+      `"${"x".repeat(40)}"`,
+      `"${"x".repeat(40)}\\n${"y".repeat(40)}"`,
       "-0.5e+3",
       "1E-9",
       "0",
@@ -336,6 +357,13 @@ describe("JsonTail", () => {
     ];
     const invalid = [
       '"\\u00G9"',
+      '"\\u00g9"',
+      '"\\u00/9"',
+      '"\\u00:9"',
+      '"\\u00@9"',
+      '"\\u00`9"',
+      `"${"x".repeat(40)}\u0001"`,
+      `"${"x".repeat(40)}`,
       '"\\uabc"',
       '"\\a"',
       "00",

@@ -213,6 +213,22 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect(value.params.arguments.content).toBe("a".repeat(keepChars));
   });
 
+  it("cuts the structure of a big line whose strings are all short, and says so", () => {
+    const s = new LineSplitter(1024 * 1024, { after: 8, headBytes: 4, keepChars: 100, keepText: 30 });
+    const line = `{"id":1,"result":{"content":[${'"ab",'.repeat(20)}"ab"]}}`;
+    const frames: BigFrame[] = [];
+    // Waiting for its newline past `after` bytes is what makes a line big.
+    for (const chunk of [line, "\n"])
+      s.push(
+        Buffer.from(chunk),
+        () => expect.unreachable("no small frame"),
+        (f) => void frames.push(f),
+      );
+    const f = frames[0] as BigFrame;
+    expect(f.cut).toEqual({ strings: 0, containers: 1, chars: line.length - f.text.length });
+    expect((JSON.parse(f.text) as { result: { content: string[] } }).result.content.length).toBeLessThan(21);
+  });
+
   it("treats a line as big only once more than `after` of its bytes wait for a newline", () => {
     const seen = (chunks: string[]): string[] => {
       const s = new LineSplitter(1024, { after: 10, headBytes: 4, keepChars: 1, keepText: WHOLE });
