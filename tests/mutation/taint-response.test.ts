@@ -2,7 +2,12 @@
 // taint event names.
 import { describe, expect, it } from "vitest";
 import { MAX_TEXT, revealLayersCapped } from "../../src/core/taint/normalise.js";
-import { responseWindows, scoreResponse, taintFromResponse } from "../../src/core/taint/observe.js";
+import {
+  responseWindows,
+  SCANNED_CHARS,
+  scoreResponse,
+  taintFromResponse,
+} from "../../src/core/taint/observe.js";
 import { policyOf } from "../engine/helpers.js";
 
 const windowsOf = (response: Record<string, unknown>) => responseWindows(response).windows;
@@ -55,6 +60,8 @@ describe("scan extent", () => {
     const { windows, extent } = responseWindows({ result: "d".repeat(MAX_TEXT * 17), error: "late" });
     expect(extent).toEqual({ scanned: windows.join("").length - 16, of: MAX_TEXT * 17 + 4 });
     expect(extent.scanned).toBe(16 * MAX_TEXT);
+    // The relay keeps this much of a huge frame's text for the scan: exactly what the windows hold.
+    expect(SCANNED_CHARS).toBe(extent.scanned);
     // A second string starts after the first one's line break, which takes a character of room.
     expect(responseWindows({ result: ["ab", "c".repeat(16 * MAX_TEXT)] }).extent).toEqual({
       scanned: 16 * MAX_TEXT - 1,
