@@ -44,6 +44,36 @@ export function parses(text: string): boolean {
   }
 }
 
+/** How a fault is made: a character inserted, replaced or removed. */
+export const faultKindArb = fc.constantFrom<"insert" | "replace" | "delete">("insert", "replace", "delete");
+
+/** Characters that matter to JSON's grammar somewhere: what a fault puts into a text. */
+export const jsonFaultArb = fc.constantFrom(
+  ...[
+    '"',
+    "\\",
+    "u",
+    "0",
+    "9",
+    "-",
+    ".",
+    "e",
+    "E",
+    "+",
+    "f",
+    "n",
+    "t",
+    "\u0001",
+    "}",
+    "]",
+    "{",
+    "[",
+    ",",
+    ":",
+    " ",
+  ],
+);
+
 /** `text` with one character inserted, replaced or removed at `at` (taken modulo its length). */
 export function withFault(
   text: string,
