@@ -2,7 +2,7 @@
 // Prints a table of ratios; numbers are for this machine and this run only.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -146,10 +146,18 @@ async function measureLarge(name) {
   const c = await start(name);
   // Throughput, so the mean: a relay that pauses its sources while a worker catches up makes
   // every fourth call slow, which a median would not show.
-  const timeLarge = async (frame, text) => {
+  // Also the CPU the process in the middle spends per call (for `direct`, the server itself), once
+  // it has gone quiet: at observe its worker may still be reading when the last answer arrives.
+  // One answer is read by one thread, so this bounds its throughput on any number of cores.
+  const cpu = {};
+  const timeLarge = async (frame, text, key) => {
+    const ticks0 = cpuTicksOr(c.child.pid);
     const t0 = performance.now();
     for (let i = 0; i < LARGE_CALLS; i++) await c.request(frame(100000 + i, text));
-    return (performance.now() - t0) / LARGE_CALLS;
+    const wall = (performance.now() - t0) / LARGE_CALLS;
+    await settled(c.child.pid);
+    cpu[key] = ((cpuTicksOr(c.child.pid) - ticks0) * MS_PER_TICK) / LARGE_CALLS;
+    return wall;
   };
   const writeFile = (id, t) =>
     JSON.stringify({
@@ -159,9 +167,9 @@ async function measureLarge(name) {
       params: { name: "write_file", arguments: { path: "/home/user/project/big.txt", content: t } },
     }) + "\n";
   const letters = "y".repeat(4 * MiB);
-  const big = await timeLarge(writeFile, letters);
-  const bigUnknown = await timeLarge(callFrame, letters);
-  const bigCode = code === undefined ? NaN : await timeLarge(writeFile, code);
+  const big = await timeLarge(writeFile, letters, "big");
+  const bigUnknown = await timeLarge(callFrame, letters, "bigUnknown");
+  const bigCode = code === undefined ? NaN : await timeLarge(writeFile, code, "bigCode");
   // One large frame per round trip, each direction on its own: a big call answered briefly, and
   // a short call answered with 4 MiB (read from a file for the source code).
   const quiet = (id, t) => writeFile(id, t).replace('"content":', '"quiet":true,"content":');
@@ -172,12 +180,17 @@ async function measureLarge(name) {
       method: "tools/call",
       params: { name: "read_file", arguments: args },
     }) + "\n";
-  const callOnly = await timeLarge(quiet, letters);
-  const callOnlyCode = code === undefined ? NaN : await timeLarge(quiet, code);
-  const answerOnly = await timeLarge(answer({ path: "/home/user/project/big.txt", fill: 4 * MiB }));
-  const answerOnlyCode = code === undefined ? NaN : await timeLarge(answer({ file: codeFile }));
+  const callOnly = await timeLarge(quiet, letters, "callOnly");
+  const callOnlyCode = code === undefined ? NaN : await timeLarge(quiet, code, "callOnlyCode");
+  const answerOnly = await timeLarge(
+    answer({ path: "/home/user/project/big.txt", fill: 4 * MiB }),
+    undefined,
+    "answerOnly",
+  );
+  const answerOnlyCode =
+    code === undefined ? NaN : await timeLarge(answer({ file: codeFile }), undefined, "answerOnlyCode");
   await c.close();
-  return { big, bigUnknown, bigCode, callOnly, callOnlyCode, answerOnly, answerOnlyCode };
+  return { big, bigUnknown, bigCode, callOnly, callOnlyCode, answerOnly, answerOnlyCode, cpu };
 }
 
 /**
@@ -211,15 +224,27 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** Linux counts CPU time in ticks of 10 ms (USER_HZ is 100 on every Linux architecture). */
+const MS_PER_TICK = 10;
+/** cpuTicks, or NaN where /proc is not there (the CPU column then reads n/a). */
+function cpuTicksOr(pid) {
+  try {
+    return cpuTicks(pid);
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * Waits until a process has used no CPU for a while: at observe the frame has gone on before its
  * worker is done reading it, and the peak may come after the answer.
  */
 async function settled(pid) {
-  let last = cpuTicks(pid);
+  let last = cpuTicksOr(pid);
+  if (Number.isNaN(last)) return;
   for (let quiet = 0, waited = 0; quiet < 3 && waited < 20_000; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = cpuTicks(pid);
+    const now = cpuTicksOr(pid);
     quiet = now === last ? quiet + 1 : 0;
     last = now;
   }
@@ -265,6 +290,9 @@ for (const name of Object.keys(everySetup)) {
     callOnlyCode: mid(large, "callOnlyCode"),
     answerOnly: mid(large, "answerOnly"),
     answerOnlyCode: mid(large, "answerOnlyCode"),
+    cpu: Object.fromEntries(
+      Object.keys(large[name]?.[0]?.cpu ?? {}).map((k) => [k, median(large[name].map((x) => x.cpu[k]))]),
+    ),
   };
 }
 const SHAPES = ["c2s", "s2c", "c2s-numbers", "s2c-items"];
@@ -308,6 +336,24 @@ const n = results["effectgate, no signatures"];
 console.log(
   `| the echoed rows with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
 );
+// What one large call costs the process in the middle in CPU, all threads: for effectgate a
+// lower bound on its time per call however many cores there are, since one thread reads a frame.
+const cpuRows = [
+  ["4 MiB write_file echoed back, letters / source code", "big", "bigCode"],
+  ["4 MiB call, short answer, letters / source code", "callOnly", "callOnlyCode"],
+  ["short call, 4 MiB answer, letters / source code", "answerOnly", "answerOnlyCode"],
+];
+const cpuOf = (name, a, b) => `${fmt(results[name].cpu[a])} / ${fmt(results[name].cpu[b])}`;
+console.log(
+  `\n| CPU per call of the process in the middle, ms (direct: the server; ${availableParallelism()} cores) | direct | bare relay | effectgate | effectgate, no signatures |`,
+);
+console.log("|---|---|---|---|---|");
+for (const [label, a, b] of cpuRows)
+  console.log(
+    `| ${label} | ${cpuOf("direct", a, b)} | ${cpuOf("bare relay", a, b)} | ${cpuOf("effectgate", a, b)} | ${cpuOf("effectgate, no signatures", a, b)} |`,
+  );
+console.log("");
+
 const frame = 64 * MiB;
 const shapeNames = {
   c2s: "one 64 MiB frame c2s",
