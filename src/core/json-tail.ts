@@ -8,6 +8,7 @@
  * inside the values. Strings are checked for raw control characters and bad escapes, numbers
  * against JSON's grammar (no leading zeros, no `+`, no bare `.`), literals letter by letter.
  */
+import { isDigit, isHex, isSpace, SHORT_ESCAPES } from "./json-chars.js";
 
 const ARRAY = 0;
 const OBJECT = 1;
@@ -41,7 +42,6 @@ const LITERALS: Record<number, string> = { 0x74: "true", 0x66: "false", 0x6e: "n
 /** What ends a run of plain characters in a string, where control characters must be caught. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const STRING_STOP = /["\\\u0000-\u001f]/g;
-const SHORT_ESCAPES = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
 // Runs of simple elements after a complete one, each checked by the same grammar as below: a
 // comma, then a value that is a literal, a number, a string, or an array or object of those
 // (one level deeper still). A run must see the character after each element, so that a number
@@ -65,19 +65,6 @@ const SHORT_STRING = 32;
 /** A quote, a backslash or a raw control character. */
 function isStringStop(c: number): boolean {
   return c === 0x22 || c === 0x5c || c < 0x20;
-}
-
-/** JSON's whitespace: space, line feed, carriage return, tab. */
-export function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
 export class JsonTail {

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { closingQuote } from "./strict-json.js";
+import { isSpace } from "./json-chars.js";
 
 /** Strings shorter than this are left to JSON.parse: not worth a placeholder. */
 export const LONG_STRING_CHARS = 64 * 1024;
@@ -50,10 +51,6 @@ function isKey(text: string, close: number): boolean {
   let i = close + 1;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return text.charCodeAt(i) === 0x3a;
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 function swappable(text: string, from: number, to: number): boolean {

@@ -16,6 +16,7 @@
  * (`\n`, `\u00e9`) is one. So a string cut here is still longer than any budget below `keep`.
  */
 
+import { isHex, SHORT_ESCAPES } from "./json-chars.js";
 import { QuoteFinder } from "./quote-finder.js";
 
 export interface CutCount {
@@ -30,14 +31,8 @@ const BACKSLASH = 0x5c;
 /** What ends a run of characters in a dropped string, where control characters must be caught here. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SPECIAL_OR_CONTROL = /["\\\u0000-\u001f]/g;
-/** After a backslash: the one-character escapes JSON has. */
-const SHORT_ESCAPES = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
 /** Put in the kept text where a dropped part was not valid JSON: JSON.parse refuses it. */
 const REFUSED = "\u0001";
-
-function isHex(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
 
 export class JsonStringCutter {
   private readonly parts: string[] = [];

@@ -15,7 +15,8 @@
  *   missing their later members, never in a message's own members (`id`, `method`, `params`,
  *   `result`, `error`...) or in the members of `params`, `result` or `error` themselves.
  */
-import { isSpace, JsonTail } from "./json-tail.js";
+import { isSpace } from "./json-chars.js";
+import { JsonTail } from "./json-tail.js";
 import { QuoteFinder } from "./quote-finder.js";
 
 export interface StructureCutCount {

@@ -1,5 +1,6 @@
 // Shapes shared by the relay's parts.
 import type { Eol } from "../core/line-splitter.js";
+import { isSpace } from "../core/json-chars.js";
 
 /**
  * What the relay needs from the session log. src/log/writer.ts's SessionLog has this shape (and
@@ -57,8 +58,4 @@ export function looksNonJson(bytes: Buffer): boolean {
   const first = bytes[i];
   const last = bytes[j];
   return !((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d));
-}
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
 }
