@@ -151,12 +151,12 @@ async function measureLarge(name) {
   // One answer is read by one thread, so this bounds its throughput on any number of cores.
   const cpu = {};
   const timeLarge = async (frame, text, key) => {
-    const ticks0 = cpuTicksOr(c.child.pid);
+    const ticks0 = cpuTicks(c.child.pid);
     const t0 = performance.now();
     for (let i = 0; i < LARGE_CALLS; i++) await c.request(frame(100000 + i, text));
     const wall = (performance.now() - t0) / LARGE_CALLS;
     await settled(c.child.pid);
-    cpu[key] = ((cpuTicksOr(c.child.pid) - ticks0) * MS_PER_TICK) / LARGE_CALLS;
+    cpu[key] = ((cpuTicks(c.child.pid) - ticks0) * MS_PER_TICK) / LARGE_CALLS;
     return wall;
   };
   const writeFile = (id, t) =>
@@ -218,18 +218,17 @@ function bigCall(dir, big) {
   );
 }
 
-/** CPU time (user + system, in clock ticks) a process has used so far, all its threads together. */
-function cpuTicks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 /** Linux counts CPU time in ticks of 10 ms (USER_HZ is 100 on every Linux architecture). */
 const MS_PER_TICK = 10;
-/** cpuTicks, or NaN where /proc is not there (the CPU column then reads n/a). */
-function cpuTicksOr(pid) {
+
+/**
+ * CPU time (user + system, in clock ticks) a process has used so far, all its threads together;
+ * NaN where there is no /proc (the CPU column then reads n/a).
+ */
+function cpuTicks(pid) {
   try {
-    return cpuTicks(pid);
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return Number(fields[11]) + Number(fields[12]);
   } catch {
     return NaN;
   }
@@ -240,11 +239,11 @@ function cpuTicksOr(pid) {
  * worker is done reading it, and the peak may come after the answer.
  */
 async function settled(pid) {
-  let last = cpuTicksOr(pid);
+  let last = cpuTicks(pid);
   if (Number.isNaN(last)) return;
   for (let quiet = 0, waited = 0; quiet < 3 && waited < 20_000; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = cpuTicksOr(pid);
+    const now = cpuTicks(pid);
     quiet = now === last ? quiet + 1 : 0;
     last = now;
   }
