@@ -155,6 +155,8 @@ describe("JsonStructureCutter", () => {
       ',"\\x"',
       ',"\\u12g4"',
       ',"a\u0001"',
+      // A control character is not a backslash: what follows it is no escape.
+      ',"a\u0001n"',
       ",,",
       ",]",
       ",{,}",
@@ -165,6 +167,7 @@ describe("JsonStructureCutter", () => {
       ",1 2",
       ",\u00a0",
       `,"${long}\u0001"`,
+      `,"${long}\u0001t"`,
       `,"${long}\\q"`,
       `,"${long}`,
     ];
