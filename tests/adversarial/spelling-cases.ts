@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Attack, tc } from "./run-case.js";
 
@@ -56,6 +56,27 @@ export const SPELLINGS: Attack[] = [
       symlinkSync(join(b.home, ".ssh"), join(b.project, "keys"));
     },
     frame: (b) => write(join(b.project, "keys", "authorized_keys")),
+  },
+  // what it tries: ~/.ssh is itself a link (dotfiles kept elsewhere); write its target directly
+  {
+    name: "symlinked-anchor",
+    tries: "~/.ssh -> dotfiles/ssh; write dotfiles/ssh/authorized_keys",
+    setup: (b) => {
+      mkdirSync(join(b.project, "dotfiles", "ssh"), { recursive: true });
+      symlinkSync(join(b.project, "dotfiles", "ssh"), join(b.home, ".ssh"));
+    },
+    frame: (b) => write(join(b.project, "dotfiles", "ssh", "authorized_keys")),
+  },
+  // what it tries: a project link to the ~/.ssh link, which resolves past it to the real folder
+  {
+    name: "link-to-symlinked-anchor",
+    tries: "~/.ssh -> dotfiles/ssh, project/notes -> ~/.ssh; write project/notes/authorized_keys",
+    setup: (b) => {
+      mkdirSync(join(b.project, "dotfiles", "ssh"), { recursive: true });
+      symlinkSync(join(b.project, "dotfiles", "ssh"), join(b.home, ".ssh"));
+      symlinkSync(join(b.home, ".ssh"), join(b.project, "notes"));
+    },
+    frame: (b) => write(join(b.project, "notes", "authorized_keys")),
   },
   // what it tries: a dangling symlink whose target is ~/.bashrc (the write creates the target)
   {
@@ -166,6 +187,22 @@ export const READS: Attack[] = [
     name: "read-tool",
     tries: "read_text_file ~/.ssh/id_rsa",
     frame: () => readFrame("tools/call", { name: "read_text_file", arguments: { path: "~/.ssh/id_rsa" } }),
+  },
+  // what it tries: ~/.ssh is a link; read the key through the folder it points to
+  {
+    name: "read-symlinked-anchor",
+    tries: "~/.ssh -> dotfiles/ssh; read dotfiles/ssh/id_rsa",
+    // The key is written first (withKey); its folder then moves and a link takes its place.
+    setup: (b) => {
+      mkdirSync(join(b.project, "dotfiles"));
+      renameSync(join(b.home, ".ssh"), join(b.project, "dotfiles", "ssh"));
+      symlinkSync(join(b.project, "dotfiles", "ssh"), join(b.home, ".ssh"));
+    },
+    frame: (b) =>
+      readFrame("tools/call", {
+        name: "read_text_file",
+        arguments: { path: join(b.project, "dotfiles", "ssh", "id_rsa") },
+      }),
   },
   // what it tries: a read through a project symlink to the key
   {

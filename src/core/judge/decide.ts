@@ -111,7 +111,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   for (const [list, verdict] of lists) {
     if (RANK[verdict] <= RANK[item.verdict]) break;
     for (const form of forms) {
-      const pattern = cx.policy.matchBelow(list, form, undefined, kind === "remove");
+      const pattern = cx.policy.matchBelow(list, form, cx.env.resolver, kind === "remove");
       if (pattern === undefined) continue;
       const via = form === lexical ? "" : ` (through a link: ${lexical})`;
       const note = list === "confirm_if_tainted" ? ", and this session has taken in untrusted content" : "";

@@ -81,7 +81,7 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
   // Both spellings are judged; the first (strictest) list that matches either one decides.
   for (const [list, verdict] of pathRules(effect.operation, cx.tainted)) {
     for (const form of forms) {
-      const pattern = cx.policy.matchPath(list, form);
+      const pattern = cx.policy.matchPath(list, form, cx.env.resolver);
       if (pattern === undefined) continue;
       const via = form === c.lexical ? "" : ` (through a link: ${c.lexical})`;
       const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";

@@ -15,8 +15,10 @@ export interface CompiledPolicy {
   /**
    * The first pattern of `list` matching the absolute path `p` on this profile, or undefined.
    * Matching is per path segment and folds case exactly where the profile's file system does.
+   * With `resolver`, an anchored pattern also matches below the real path of its anchor (a
+   * symlinked `~/.ssh` still guards the folder it points to).
    */
-  matchPath(list: PathList, p: string): string | undefined;
+  matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined;
   /**
    * The first pattern of `list` that could match a path strictly below the folder `dir` because
    * of `dir` itself: an anchor at or below it (`~/.config/systemd/user/**` below `~/.config`), or
