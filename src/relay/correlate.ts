@@ -3,6 +3,12 @@
  * id's JSON type kept (`1` ≠ `"1"`). Results that arrive later are followed back to the call
  * that caused them: a task's `tasks/result` (CreateTaskResult `result.task.taskId`) and a
  * 2026-07-28 retry after `input_required` (same `requestState`, new id).
+ *
+ * Clients are laxer than the protocol: the TypeScript SDK looks a response up by
+ * `Number(response.id)`, so `"1"`, `"01"` or `"0x1"` answers its request 1. A response that
+ * answers no request exactly but one loosely (looseIdKey) is therefore still shown to the gate as
+ * that request's answer, or a server could slip a changed tool list or a tainting result past
+ * the checks. The request stays pending for its exact answer.
  */
 import { isRecord } from "../core/jsonrpc.js";
 import type { JsonRpcId } from "../core/types.js";
@@ -26,8 +32,24 @@ export function idKey(id: JsonRpcId): string {
   return typeof id === "number" ? `n:${id}` : `s:${id}`;
 }
 
+/** The key under which a lax client could take `id` for another: JavaScript's `==` on ids. */
+export function looseIdKey(id: JsonRpcId): string {
+  const n = Number(id);
+  return Number.isFinite(n) ? `n:${n}` : `s:${id}`;
+}
+
+/** What a server response answers. */
+export interface Answered {
+  /** The requests to show it to the gate as the answer of: one when exact, any number when loose. */
+  answers: Pending[];
+  /** No request has this exact id; `answers` are those a lax client could match it to. */
+  loose: boolean;
+}
+
 export class Correlator {
   private readonly pending = new Map<string, Pending>();
+  /** looseIdKey → the idKeys of pending requests that share it. */
+  private readonly byLoose = new Map<string, Set<string>>();
   private readonly tasks = new Map<string, SentRequest>();
   private readonly retries = new Map<string, SentRequest>();
 
@@ -38,23 +60,43 @@ export class Correlator {
   /** A client request about to reach the server. */
   sent(request: SentRequest): void {
     const origin = this.originOf(request) ?? request;
-    remember(this.pending, idKey(request.id), { request, origin });
+    const key = idKey(request.id);
+    this.forget(key);
+    this.pending.set(key, { request, origin });
+    const loose = looseIdKey(request.id);
+    const same = this.byLoose.get(loose);
+    if (same) same.add(key);
+    else this.byLoose.set(loose, new Set([key]));
+    if (this.pending.size > MAX_TRACKED) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest !== undefined) this.forget(oldest);
+    }
   }
 
   /** Forget a request the server will never see (it was refused). */
   drop(id: JsonRpcId): void {
-    this.pending.delete(idKey(id));
+    this.forget(idKey(id));
   }
 
-  /**
-   * A server response. Returns the request to show as its cause, or undefined when it answers
-   * nothing we sent.
-   */
-  answered(id: JsonRpcId, response: Record<string, unknown>): Pending | undefined {
+  private forget(key: string): void {
+    const p = this.pending.get(key);
+    if (!p) return;
+    this.pending.delete(key);
+    const loose = looseIdKey(p.request.id);
+    const same = this.byLoose.get(loose);
+    same?.delete(key);
+    if (same?.size === 0) this.byLoose.delete(loose);
+  }
+
+  /** A server response: the request it answers, or those it could be taken to answer. */
+  answered(id: JsonRpcId, response: Record<string, unknown>): Answered {
     const key = idKey(id);
     const found = this.pending.get(key);
-    if (!found) return undefined;
-    this.pending.delete(key);
+    if (!found) {
+      const keys = [...(this.byLoose.get(looseIdKey(id)) ?? [])];
+      return { answers: keys.map((k) => this.pending.get(k) as Pending), loose: true };
+    }
+    this.forget(key);
     const result = response.result;
     if (isRecord(result)) {
       const task = result.task;
@@ -65,7 +107,7 @@ export class Correlator {
         remember(this.retries, result.requestState, found.origin);
       }
     }
-    return found;
+    return { answers: [found], loose: false };
   }
 
   private originOf(request: SentRequest): SentRequest | undefined {

@@ -11,6 +11,7 @@
 import type { Gate, JudgeContext } from "../core/gate.js";
 import { classify, type Classified } from "../core/jsonrpc.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
+import type { JsonRpcId } from "../core/types.js";
 import type { Correlator } from "./correlate.js";
 import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
@@ -19,6 +20,8 @@ import { guessNonJson, isBig, isCut, logSeen, mentions, textOf, type SeenFrame }
 import type { RelayLog, RelayStats } from "./types.js";
 
 const ID_KEY = Buffer.from('"id"');
+/** A key spelled with escapes (`"\u0069d"`) holds a backslash: such a frame is read too. */
+const BACKSLASH = Buffer.from("\\");
 
 export interface ServerSideDeps {
   gate: Gate | undefined;
@@ -40,6 +43,7 @@ export class ServerSide {
   readonly lane: Lane;
   private readonly ctx: JudgeContext;
   private observeFailures = 0;
+  private looseAnswers = 0;
 
   constructor(private readonly d: ServerSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError, d.onBusy);
@@ -58,7 +62,8 @@ export class ServerSide {
   private handle(frame: SeenFrame): void | Promise<void> {
     const d = this.d;
     const wanted =
-      d.gate?.observeServerMessage !== undefined || (d.correlator.size > 0 && mentions(frame, ID_KEY));
+      d.gate?.observeServerMessage !== undefined ||
+      (d.correlator.size > 0 && (mentions(frame, ID_KEY) || mentions(frame, BACKSLASH)));
     if (!wanted) {
       logSeen(d.log, "s2c", frame, guessNonJson(frame));
       this.send(frame);
@@ -90,23 +95,38 @@ export class ServerSide {
     }
     if (c.kind === "response") {
       if (c.id === null) return;
-      const found = d.correlator.answered(c.id, c.msg);
-      if (!found) return;
-      if (found.request.method === "initialize" || found.request.method === "server/discover") {
-        d.facts.serverResponse(found.request.method, c.msg);
+      const { answers, loose } = d.correlator.answered(c.id, c.msg);
+      if (loose && answers.length > 0) this.looseAnswer(c.id, answers);
+      for (const found of answers) {
+        if (!loose && (found.request.method === "initialize" || found.request.method === "server/discover")) {
+          d.facts.serverResponse(found.request.method, c.msg);
+        }
+        const observe = d.gate?.observe;
+        if (observe)
+          this.call(() => {
+            const seen = { request: found.origin, response: c.msg, ...(cut ? { cut: true as const } : {}) };
+            return observe.call(d.gate, seen, this.ctx);
+          }, work);
       }
-      const observe = d.gate?.observe;
-      if (observe)
-        this.call(() => {
-          const seen = { request: found.origin, response: c.msg, ...(cut ? { cut: true as const } : {}) };
-          return observe.call(d.gate, seen, this.ctx);
-        }, work);
       return;
     }
     if (c.kind === "request" || c.kind === "notification") {
       const gate = d.gate;
       if (gate?.observeServerMessage) this.call(() => gate.observeServerMessage?.(c.msg, this.ctx), work);
     }
+  }
+
+  /** A response whose id only loosely matches (correlate.ts): checked as an answer, and said once. */
+  private looseAnswer(
+    id: JsonRpcId,
+    answers: readonly { request: { id: JsonRpcId; method: string } }[],
+  ): void {
+    const to = answers.map((a) => `${a.request.method} ${JSON.stringify(a.request.id)}`).join(", ");
+    this.d.log.event("loose-id", { id, answers: answers.map((a) => a.request.id) });
+    if (this.looseAnswers++ === 0)
+      this.d.announce(
+        `the server answered with id ${JSON.stringify(id)}, which no request has; a client may take it for ${to}, so it was checked as that answer`,
+      );
   }
 
   /** Runs a gate hook; failures are logged and said, and never stop the frame. */
