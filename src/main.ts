@@ -50,6 +50,11 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   const sub = SUBCOMMANDS[first];
   if (sub) {
+    // A reader that stops early (`effectgate install | head -1`) closes the pipe. The command
+    // still finishes its work and exits with its own code; only the unread output is lost.
+    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE" && err.code !== "ERR_STREAM_DESTROYED") throw err;
+    });
     const mod = (await import(sub.file)) as CommandModule;
     return mod.run(argv.slice(1));
   }
