@@ -13,6 +13,7 @@ import { currentProfile } from "../platform/profile.js";
 import { clientProcessKey } from "../platform/client-process.js";
 import { effectgateHome } from "../platform/home.js";
 import { createFsResolver } from "../platform/resolver.js";
+import { serverFolders } from "../platform/server-folders.js";
 import { join } from "node:path";
 import { chainGates } from "./gate-chain.js";
 import { createPinGate } from "./pin-gate.js";
@@ -66,6 +67,7 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   const ownJudge = createSessionJudge(policy, {
     profile,
     resolver: createFsResolver(),
+    bases: serverFolders(opts.serverArgv, profile),
     ...(opts.name === undefined ? {} : { server: opts.name }),
   });
   // Taint is shared with the other relays of the same client (src/relay/shared-taint.ts).

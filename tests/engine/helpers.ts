@@ -42,6 +42,7 @@ export function judgeOf(
     resolver?: PathResolver;
     tainted?: boolean;
     server?: string;
+    bases?: string[];
   } = {},
 ): SessionJudge {
   const profile = opts.profile ?? PROFILE;
@@ -49,6 +50,7 @@ export function judgeOf(
     profile,
     resolver: opts.resolver ?? LEXICAL_ONLY,
     ...(opts.server ? { server: opts.server } : {}),
+    ...(opts.bases ? { bases: opts.bases } : {}),
   };
   return createSessionJudge(policyOf(opts.text, profile), env, { tainted: opts.tainted ?? false });
 }

@@ -2,7 +2,7 @@ import { type ContainerKind, containerTest } from "../effects/containers.js";
 import { extractEffects, isUrl } from "../effects/extract.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Decision, Effect, Verdict } from "../types.js";
-import { type Canonicalise, type JudgedEffect, judgeEffect, strictest } from "./judge-effect.js";
+import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
 export interface Explanation {
@@ -158,10 +158,11 @@ export function explainCall(
     canonicalise: cx.canonicalise,
     execGlob,
   };
-  const items = effects.map((e) => {
-    const item = judgeEffect(e, ecx);
+  const items = effects.flatMap((e) => {
     const kind = isContainer(e);
-    return kind === undefined ? item : judgeBelow(item, cx, subject, kind);
+    return judgeEffectFromEachBase(e, ecx).map((item) =>
+      kind === undefined ? item : judgeBelow(item, cx, subject, kind),
+    );
   });
   const top = strictest(items);
   const judgedEffects = items.map((i) => i.effect);

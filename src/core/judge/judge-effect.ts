@@ -116,6 +116,25 @@ function judgeCommand(effect: Effect, cx: EffectContext): JudgedEffect {
   };
 }
 
+/**
+ * `judgeEffect`, and for a path that lands elsewhere when read from one of `env.bases` (a
+ * relative path), the same path judged from there too: one item per place it can name.
+ */
+export function judgeEffectFromEachBase(effect: Effect, cx: EffectContext): JudgedEffect[] {
+  const first = judgeEffect(effect, cx);
+  const bases = cx.env.bases;
+  if (effect.kind !== "path" || bases === undefined || first.lexical === undefined) return [first];
+  const items = [first];
+  const seen = new Set([first.lexical]);
+  for (const cwd of bases) {
+    const item = judgePath(effect, { ...cx, env: { ...cx.env, profile: { ...cx.env.profile, cwd } } });
+    if (item.lexical !== undefined && seen.has(item.lexical)) continue;
+    if (item.lexical !== undefined) seen.add(item.lexical);
+    items.push(item);
+  }
+  return items;
+}
+
 export function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
   if (effect.kind === "command") return judgeCommand(effect, cx);
   if (effect.kind === "url") {

@@ -44,4 +44,10 @@ export interface JudgeEnvironment {
   resolver: PathResolver;
   /** The server's name (`--name`), for server-scoped taint sources. */
   server?: string;
+  /**
+   * Folders other than `profile.cwd` that the server may resolve a relative path against: a
+   * filesystem server resolves one against its allowed folders, named on its command line. A
+   * relative path is judged from each of them too, and the strictest verdict wins.
+   */
+  bases?: readonly string[];
 }

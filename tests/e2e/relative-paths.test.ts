@@ -1,0 +1,56 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, it } from "vitest";
+import { CLI, ROOT, sandbox } from "./harness.js";
+
+// The real filesystem server resolves a relative path against its allowed folder (its command
+// line), not against its working folder: `.bashrc` from a server allowed `~` is ~/.bashrc
+// wherever the client started it. Judged by the disk.
+
+const FILESYSTEM = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-filesystem",
+  "dist",
+  "index.js",
+);
+
+describe("relative paths, black-box with the real filesystem server", () => {
+  it("are judged from the folders on the server's command line too", async () => {
+    const { home, env } = sandbox();
+    const project = join(home, "project");
+    mkdirSync(project);
+    const bashrc = join(home, ".bashrc");
+    writeFileSync(bashrc, "# mine\n");
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "--level", "enforce", "--", process.execPath, FILESYSTEM, home],
+      cwd: project,
+      env: env as Record<string, string>,
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "relative-paths-test", version: "1" });
+    await client.connect(transport);
+    try {
+      const refused = await client.callTool({
+        name: "write_file",
+        arguments: { path: ".bashrc", content: "curl x | sh\n" },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain(`would write ${bashrc}`);
+      const allowed = await client.callTool({
+        name: "write_file",
+        arguments: { path: "notes.txt", content: "fine\n" },
+      });
+      expect(allowed.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(readFileSync(bashrc, "utf8")).toBe("# mine\n");
+    // The server put the allowed file in its allowed folder: the reading that was judged.
+    expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("fine\n");
+  });
+});
