@@ -5,7 +5,9 @@
  *
  * Lifecycle: client EOF → end the server's stdin → GRACE_AFTER_EOF_MS → SIGTERM →
  * GRACE_AFTER_TERM_MS → SIGKILL. A signal to us is passed on, followed by the same SIGKILL
- * deadline. When the server exits: flush what it wrote, close our output, write the exit record.
+ * deadline. On POSIX every signal goes to the server's process group, so what it started goes
+ * too. When the server exits: stop what it left running in its group, flush what it wrote,
+ * close our output, write the exit record.
  *
  * Pass-through: when nothing can be refused (a record-only gate at observe, or checks off), each
  * chunk goes on the moment it arrives, like a bare pipe, and the frames are logged, judged and
@@ -20,7 +22,7 @@ import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
-import { serverEnv, spawnServer, type ServerProcess } from "./spawn-server.js";
+import { serverEnv, signalServer, spawnServer, type ServerProcess } from "./spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
 export type { RelayLog, RelayStats } from "./types.js";
@@ -233,7 +235,22 @@ class Session {
 
   private kill(sig: NodeJS.Signals): void {
     this.sentSignals.add(sig);
-    this.child.kill(sig);
+    signalServer(this.child, sig);
+  }
+
+  /**
+   * The server has exited; processes it started may still run in its group (POSIX). They get
+   * SIGTERM now and SIGKILL if any is left after GRACE_AFTER_TERM_MS, so none outlives the session.
+   */
+  private async stopLeftovers(): Promise<void> {
+    if (!signalServer(this.child, "SIGTERM")) return;
+    this.o.log.event("kill", { signal: "SIGTERM", group: "left running after the server exited" });
+    const gone = (): boolean => !signalServer(this.child, 0); // 0: only asks whether any is left
+    for (let waited = 0; waited < GRACE_AFTER_TERM_MS && !gone(); waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
+    if (gone()) return;
+    this.o.log.event("kill", { signal: "SIGKILL", group: "left running after the server exited" });
+    signalServer(this.child, "SIGKILL");
   }
 
   /** After `wait` ms send `sig`; a SIGTERM is followed by SIGKILL after GRACE_AFTER_TERM_MS. */
@@ -253,6 +270,7 @@ class Session {
     this.exited = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    const leftovers = this.stopLeftovers();
     // Flush: wait until the server's pipes are drained. A grandchild may hold them open; do
     // not wait for it forever.
     await new Promise<void>((resolve) => {
@@ -267,6 +285,7 @@ class Session {
         resolve();
       });
     });
+    await leftovers;
     const { unanswered, stats } = await this.frames.finish();
     await this.stderrOut?.drained(); // our stderr is not ours to close; just let it take the rest
     this.sayExit(code, signal, unanswered); // after the server's own stderr, so it is the last word

@@ -2,6 +2,9 @@
  * Starts the real server: an argv array, never a shell (Windows batch shims excepted, run through
  * cmd.exe with every argument escaped, see core/command-resolve.ts). stdin, stdout and stderr are
  * pipes. A server that cannot be started is a CannotStartError (exit 127) with one line of reason.
+ *
+ * On POSIX the server leads a process group of its own, and signals go to the whole group; on
+ * Windows only the server process itself is signalled (its children may outlive it).
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
@@ -73,6 +76,9 @@ export async function spawnServer(
     stdio: ["pipe", "pipe", "pipe"],
     windowsVerbatimArguments: resolved.windowsVerbatimArguments,
     windowsHide: true,
+    // POSIX: its own process group, so that the lifecycle signals reach everything the server
+    // starts (a shell's children too) and nothing outlives effectgate (signalServer).
+    detached: platform !== "win32",
     // The server sees the name it was started by, as it would without effectgate.
     ...(resolved.windowsVerbatimArguments ? {} : { argv0: command }),
   });
@@ -93,4 +99,22 @@ export async function spawnServer(
     child.once("spawn", onSpawn);
   });
   return child;
+}
+
+/**
+ * Sends `sig` to the server's process group (POSIX), else to the server alone. Returns whether
+ * any process received it. The group outlives its leader while any member lives, so this also
+ * reaches what the server left running after it exited.
+ */
+export function signalServer(child: ServerProcess, sig: NodeJS.Signals | 0): boolean {
+  const pid = child.pid;
+  if (pid !== undefined && currentPlatform() !== "win32") {
+    try {
+      process.kill(-pid, sig);
+      return true;
+    } catch {
+      // ESRCH: no member left. Fall back to the process itself, as on Windows.
+    }
+  }
+  return child.kill(sig);
 }
