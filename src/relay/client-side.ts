@@ -73,13 +73,11 @@ export class ClientSide {
   onFrame(frame: SeenFrame): void {
     const d = this.d;
     d.stats.c2sFrames++;
-    if (!d.passThrough && !isBig(frame) && d.asker.mayAnswer(frame.bytes)) {
-      const parsed = parseStrictJson(frame.bytes.toString("utf8"));
-      if (parsed.ok && d.asker.consume(parsed.value)) {
-        d.log.frame("c2s", frame.bytes, frame.eol, false, true);
-        d.stats.consumed++;
-        return;
-      }
+    // Answers to our asks skip the queue: the held call ahead of them may be waiting on one.
+    if (!d.passThrough && !isBig(frame) && d.asker.mentioned(frame.bytes) && d.asker.take(frame.bytes)) {
+      d.log.frame("c2s", frame.bytes, frame.eol, false, true);
+      d.stats.consumed++;
+      return;
     }
     this.lane.run(() => this.handle(frame));
     if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
@@ -116,6 +114,7 @@ export class ClientSide {
     }
     logSeen(d.log, "c2s", frame, false, true);
     const c = classify(value);
+    if (this.ownAnswer(c)) return;
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
     const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
@@ -127,6 +126,23 @@ export class ClientSide {
       return this.forward(frame);
     }
     return this.judgeMembers(frame, [member], false);
+  }
+
+  /**
+   * An answer to one of our asks that the byte test missed (its id spelled with escapes): taken
+   * here, and never forwarded. A batch holding one is dropped whole (nothing is rewritten); the
+   * ask it answers then ends at its timeout.
+   */
+  private ownAnswer(c: Classified): boolean {
+    const asker = this.d.asker;
+    if (c.kind === "response" && asker.takeAnswer(c.msg)) {
+      this.d.stats.consumed++;
+      return true;
+    }
+    if (c.kind !== "batch" || !c.members.some((m) => m.kind === "response" && asker.owns(m.id))) return false;
+    this.d.log.event("ask-answer-dropped", { why: "an answer inside a batch" });
+    this.d.stats.consumed++;
+    return true;
   }
 
   /** No gate (checks off): relay, reading only what the handshake record needs. */
@@ -271,7 +287,11 @@ export class ClientSide {
     if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
       ctx.ask = (message) => {
         this.releaseQueueHold(); // the answer must be able to arrive
-        return d.asker.ask(message);
+        return d.asker.ask(message, (seconds) =>
+          d.announce(
+            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+          ),
+        );
       };
     }
     return ctx;

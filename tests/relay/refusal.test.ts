@@ -178,24 +178,19 @@ describe("refusals through a test-double gate", () => {
       method: string;
       params: { mode: string; requestedSchema: { properties: Record<string, { type: string }> } };
     };
-    expect(ask).toMatchObject({
-      id: "effectgate-ask-1",
-      method: "elicitation/create",
-      params: { mode: "form" },
-    });
+    expect(ask).toMatchObject({ method: "elicitation/create", params: { mode: "form" } });
+    expect(ask.id).toMatch(/^effectgate-ask-[0-9a-f]{24}-1-[0-9a-f]{12}$/);
     expect(ask.params.requestedSchema.properties.allow?.type).toBe("boolean");
-    h.send(
-      '{"jsonrpc":"2.0","id":"effectgate-ask-1","result":{"action":"accept","content":{"allow":true}}}\n',
-    );
+    h.send(`{"jsonrpc":"2.0","id":"${ask.id}","result":{"action":"accept","content":{"allow":true}}}\n`);
     expect(JSON.parse(await h.next())).toMatchObject({
       id: 1,
       result: { content: [{ text: expect.stringContaining("tools/call") }] },
     });
     h.send(call(2, {}, "ask"));
-    await h.next();
-    h.send(
-      '{"jsonrpc":"2.0","id":"effectgate-ask-2","result":{"action":"accept","content":{"allow":false}}}\n',
-    );
+    const second = (JSON.parse(await h.next()) as { id: string }).id;
+    expect(second).toMatch(/-2-[0-9a-f]{12}$/);
+    expect(second.slice(0, 40)).toBe(ask.id.slice(0, 40)); // one nonce per session
+    h.send(`{"jsonrpc":"2.0","id":"${second}","result":{"action":"accept","content":{"allow":false}}}\n`);
     expect(JSON.parse(await h.next())).toMatchObject({
       id: 2,
       result: { isError: true, content: [{ text: "the user said decline" }] },
