@@ -77,7 +77,7 @@ const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGH
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
   const { env, removed } = serverEnv(o.env, o.envDeny);
   if (removed.length > 0) o.log.event("env-deny", { removed });
-  const child = await spawnServer(o.serverArgv, env, o.cwd);
+  const child = await spawnServer(o.serverArgv, env, o.cwd, true);
   o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
   if (child.pid !== undefined) o.onSpawn?.(child.pid);
   return new Promise((resolve) => new Session(o, child, resolve).start());

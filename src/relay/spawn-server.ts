@@ -3,7 +3,7 @@
  * cmd.exe with every argument escaped, see core/command-resolve.ts). stdin, stdout and stderr are
  * pipes. A server that cannot be started is a CannotStartError (exit 127) with one line of reason.
  *
- * On POSIX the server leads a process group of its own, and signals go to the whole group; on
+ * The relay asks for a process group of its own on POSIX, and signals the whole group; on
  * Windows only the server process itself is signalled (its children may outlive it).
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
@@ -55,6 +55,8 @@ export async function spawnServer(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
+  /** POSIX: lead a process group of its own, to be stopped whole with signalServer (the relay). */
+  ownGroup = false,
 ): Promise<ServerProcess> {
   const [command, ...args] = argv;
   if (command === undefined) throw new CannotStartError("no server command given after --");
@@ -76,9 +78,9 @@ export async function spawnServer(
     stdio: ["pipe", "pipe", "pipe"],
     windowsVerbatimArguments: resolved.windowsVerbatimArguments,
     windowsHide: true,
-    // POSIX: its own process group, so that the lifecycle signals reach everything the server
-    // starts (a shell's children too) and nothing outlives effectgate (signalServer).
-    detached: platform !== "win32",
+    // Its own process group, so that the lifecycle signals reach everything the server starts
+    // (a shell's children too) and nothing outlives effectgate. Stdio stays piped.
+    detached: ownGroup && platform !== "win32",
     // The server sees the name it was started by, as it would without effectgate.
     ...(resolved.windowsVerbatimArguments ? {} : { argv0: command }),
   });
@@ -102,9 +104,9 @@ export async function spawnServer(
 }
 
 /**
- * Sends `sig` to the server's process group (POSIX), else to the server alone. Returns whether
- * any process received it. The group outlives its leader while any member lives, so this also
- * reaches what the server left running after it exited.
+ * Sends `sig` to the process group of a server spawned with `ownGroup` (POSIX), else to the
+ * server alone. Returns whether any process received it. The group outlives its leader while
+ * any member lives, so this also reaches what the server left running after it exited.
  */
 export function signalServer(child: ServerProcess, sig: NodeJS.Signals | 0): boolean {
   const pid = child.pid;
