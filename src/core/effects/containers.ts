@@ -100,11 +100,16 @@ export function containerTest(
             : undefined;
   }
   if (known !== undefined) {
-    const names = known.containers;
+    const under = (e: Effect, names: readonly string[] | undefined) =>
+      names?.some((n) => e.at === `arguments.${n}` || e.at.startsWith(`arguments.${n}[`)) === true;
     return (e) =>
-      isWrite(e) && names?.some((n) => e.at === `arguments.${n}` || e.at.startsWith(`arguments.${n}[`))
-        ? "place"
-        : undefined;
+      !isWrite(e)
+        ? undefined
+        : under(e, known.containers)
+          ? "place"
+          : under(e, known.removes)
+            ? "remove"
+            : undefined;
   }
   const words = nameWords(tool);
   const kind: ContainerKind | undefined = words.some((w) => MOVER_WORDS.has(w))

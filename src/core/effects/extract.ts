@@ -1,7 +1,8 @@
 import { parseStrictJson } from "../strict-json.js";
 import type { Effect, Operation } from "../types.js";
+import { isOutputName, isPathName } from "./arg-names.js";
 import { commandTokens } from "./command-tokens.js";
-import { type ArgRole, knownTool, verbOperation } from "./tool-table.js";
+import { type ArgRole, knownTool, verbOperations } from "./tool-table.js";
 
 /**
  * Effects of one call, before canonicalisation. See docs/decisions/0021-path-positions.md for
@@ -37,14 +38,28 @@ export function isUrl(s: string): boolean {
 }
 
 /**
- * Free text: a line break inside the text never occurs in a real path, and nearly always in file
- * bodies and messages. Leading and trailing line breaks do not count: a server that trims its
- * input would still open `~/.bashrc\n`.
+ * Free text: a line break inside the text nearly always means a file body or a message. Leading
+ * and trailing line breaks do not count: a server that trims its input would still open
+ * `~/.bashrc\n`. But a line break is a valid character in a Linux file name, so text with one
+ * is still a path when its argument's name says path or output, or when it starts like a path
+ * (startsLikePath); see docs/decisions/0058-line-breaks-outputs-and-remote-paths.md.
  */
 function isProse(s: string): boolean {
   const t = s.trim();
   // Four searches rather than one regular expression: several times faster on megabyte strings.
   return t.includes("\n") || t.includes("\r") || t.includes("\u2028") || t.includes("\u2029");
+}
+
+/**
+ * How a path starts and prose does not: `/`, `\`, `~`, `$VAR`, `%VAR%`, `C:`, `./`, `../`,
+ * `file:`, or a first line that is one word with a separator in it (`conf.d/a` + line break + `b`).
+ * A first line with a space (`src/x.ts: fix` + more lines) is a message.
+ */
+const PATH_START =
+  /^(?:[\\/~$%]|\.\.?[\\/]|[A-Za-z]:[\\/]|file:|[^\s\\/]+[\\/][^\s]*(?:[\r\n\u2028\u2029]|$))/i;
+
+export function startsLikePath(s: string): boolean {
+  return PATH_START.test(s.trimStart());
 }
 
 /**
@@ -76,7 +91,8 @@ class Walker {
   private chars = 0;
 
   constructor(
-    private readonly genericOp: Operation,
+    /** How strings in generic positions are judged: one reading, or both when the name says both. */
+    private readonly genericOps: readonly Operation[],
     private readonly execClass: boolean,
     /** The working directory an exec call names for its command (`cwd`, `workdir`, …), if any. */
     private readonly workdir?: { at: string; dir: string },
@@ -99,25 +115,26 @@ class Walker {
     this.effects.push({ operation, kind, at, spelled });
   }
 
-  visit(value: unknown, at: string, role: Role, depth: number): void {
+  /** `name` is the argument or member name the value sits under (array elements keep it). */
+  visit(value: unknown, at: string, role: Role, depth: number, name?: string): void {
     if (role === "text" || role === "remote") return;
     if (depth > BUDGET.maxDepth)
       throw new OverBudget(`arguments nested deeper than ${BUDGET.maxDepth} levels`);
-    if (typeof value === "string") return this.string(value, at, role, depth);
+    if (typeof value === "string") return this.string(value, at, role, depth, name);
     if (Array.isArray(value)) {
-      value.forEach((v, i) => this.visit(v, `${at}[${i}]`, role, depth + 1));
+      value.forEach((v, i) => this.visit(v, `${at}[${i}]`, role, depth + 1, name));
       return;
     }
     if (value !== null && typeof value === "object") {
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         this.string(k, `${at}{key ${JSON.stringify(k)}}`, role, depth);
-        this.visit(v, `${at}.${k}`, role, depth + 1);
+        this.visit(v, `${at}.${k}`, role, depth + 1, k);
       }
     }
   }
 
   /** Called by visit, which has already left out text and remote positions. */
-  string(s: string, at: string, role: Role, depth: number): void {
+  string(s: string, at: string, role: Role, depth: number, name?: string): void {
     this.count(s);
     if (role === "command" || (role === "generic" && this.execClass)) {
       this.commandWords(s, at, depth);
@@ -143,11 +160,16 @@ class Walker {
     }
     const nested = embeddedJson(s, at);
     if (nested !== undefined) {
-      this.visit(nested, `${at}<json>`, role, depth + 1); // role is "generic" here
+      this.visit(nested, `${at}<json>`, role, depth + 1, name); // role is "generic" here
       return;
     }
-    if (isProse(s) || s.trim().length === 0) return;
-    this.add(this.genericOp, "path", at, s);
+    if (s.trim().length === 0) return;
+    if (isProse(s) && !(name !== undefined && isPathName(name)) && !startsLikePath(s)) return;
+    for (const op of this.genericOps) this.add(op, "path", at, s);
+    // Where the result goes is written, whatever the tool's name says (`download_file`'s
+    // `destination`). Judged in addition to the tool's own reading: a read tool's `target` may
+    // also be the file it reads, and deny_read must still see it.
+    if (name !== undefined && isOutputName(name)) this.add("write", "path", at, s);
   }
 
   private commandWords(s: string, at: string, depth: number): void {
@@ -210,7 +232,7 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
   const known = knownTool(tool, args);
   const isExec = execClass || known?.exec === true;
   const workdir = isExec ? workdirOf(args) : undefined;
-  const walker = new Walker(known?.fallback ?? verbOperation(tool), isExec, workdir);
+  const walker = new Walker(known ? [known.fallback] : verbOperations(tool), isExec, workdir);
   try {
     if (isExec) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
     for (const [name, value] of Object.entries(args)) {
@@ -219,7 +241,7 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
       // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
       // keys deeper down always are. (Every name the table declares is identifier-shaped.)
       if (!IDENTIFIER.test(name)) walker.string(name, `arguments{key ${JSON.stringify(name)}}`, "generic", 1);
-      walker.visit(value, `arguments.${name}`, declared ?? "generic", 1);
+      walker.visit(value, `arguments.${name}`, declared ?? "generic", 1, name);
     }
   } catch (err) {
     if (err instanceof OverBudget) return { ok: false, error: `too large to judge: ${err.message}` };

@@ -11,7 +11,8 @@ import type { Operation } from "../types.js";
  * - pathOrUrl: a path, or a URL when the string starts with http(s)://;
  * - text: free text or file content: never a path (a file body mentioning ~/.ssh is not a write to it);
  * - remote: a path in a remote repository (GitHub): not on this machine, so not matched against
- *   local path rules; the tool's own verdict comes from the exec/verb rules.
+ *   local path rules; the tool's own verdict comes from the exec/verb rules. Only when the call
+ *   names the repository (`owner` and `repo`); otherwise the path is local (see knownTool).
  * Arguments a known tool does not list fall back to the generic rules (every string a candidate).
  */
 export type ArgRole = Operation | "command" | "url" | "pathOrUrl" | "text" | "remote";
@@ -27,6 +28,8 @@ export interface KnownTool {
    * below it is touched too (see containers.ts).
    */
   containers?: readonly string[];
+  /** Arguments whose path may be a whole folder the tool removes (see containers.ts). */
+  removes?: readonly string[];
 }
 
 const fsRead: KnownTool = {
@@ -124,9 +127,11 @@ const TABLE: Record<string, KnownTool> = {
     fallback: "write",
     args: { files: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
   },
+  // Removes a whole folder when it is a local tool of the same name (see knownTool).
   delete_file: {
     fallback: "write",
     args: { path: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
+    removes: ["path"],
   },
   get_file_contents: {
     fallback: "read",
@@ -134,14 +139,28 @@ const TABLE: Record<string, KnownTool> = {
   },
 };
 
-/** Desktop Commander's read_file fetches `path` as a URL when `isUrl` is true. */
+/** Whether the call names a remote repository: GitHub's tools take `owner` and `repo`. */
+function namesRepository(args: Record<string, unknown>): boolean {
+  const named = (v: unknown) => typeof v === "string" && v.trim() !== "";
+  return named(args["owner"]) && named(args["repo"]);
+}
+
+/**
+ * The table's entry for `tool` as this call uses it. Desktop Commander's read_file fetches `path`
+ * as a URL when `isUrl` is true. A GitHub tool's path is remote only when the call names the
+ * repository: a local server's `delete_file {path}` deletes a file here, so its path is read
+ * with the tool's own operation and judged like any other.
+ */
 export function knownTool(tool: string, args: Record<string, unknown>): KnownTool | undefined {
   const entry = TABLE[tool.toLowerCase()];
   // (`isUrl` itself is a boolean, which never names a path, so it needs no role.)
   if (tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
     return { fallback: "read", args: { path: "pathOrUrl" } };
   }
-  return entry;
+  if (entry === undefined || namesRepository(args)) return entry;
+  if (!Object.values(entry.args).includes("remote")) return entry;
+  const local = Object.entries(entry.args).map(([k, r]) => [k, r === "remote" ? entry.fallback : r]);
+  return { ...entry, args: Object.fromEntries(local) as Record<string, ArgRole> };
 }
 
 const READ_VERBS = new Set([
@@ -160,11 +179,9 @@ const READ_VERBS = new Set([
   "info",
   "status",
   "diff",
-  "log",
   "head",
   "tail",
   "ls",
-  "download",
   "inspect",
   "count",
   "lookup",
@@ -218,6 +235,14 @@ const WRITE_VERBS = new Set([
   "kill",
   "send",
   "post",
+  // They put what they get into a file: download_file's `path`, log_to_file's `file`.
+  "download",
+  "log",
+  "dump",
+  "record",
+  "store",
+  "output",
+  "backup",
 ]);
 
 /** Words of a tool name: snake_case, kebab-case, dotted, camelCase. */
@@ -238,4 +263,14 @@ export function verbOperation(tool: string): Operation {
   if (words.some((w) => WRITE_VERBS.has(w))) return "write";
   if (words.some((w) => READ_VERBS.has(w))) return "read";
   return "write";
+}
+
+/**
+ * How the paths of a tool the table does not know are judged. A name with both kinds of verb
+ * (`read_and_delete`, `get_log`) is judged both ways: which of its paths it reads cannot be told,
+ * and reading it only as a write would hide a secret from `paths.deny_read`.
+ */
+export function verbOperations(tool: string): Operation[] {
+  const op = verbOperation(tool);
+  return op === "write" && nameWords(tool).some((w) => READ_VERBS.has(w)) ? ["write", "read"] : [op];
 }
