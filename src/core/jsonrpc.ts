@@ -102,12 +102,30 @@ export function isModernRequest(params: unknown): boolean {
 }
 
 /**
- * Whether text that could not be parsed still looks like a judged call. Deliberately loose:
- * escapes such as `tools\/call` or `tools\u002fcall` must not slip past.
+ * Whether text that could not be parsed (or parsed into something that is not a message) still
+ * looks like a judged call. Deliberately loose, because a lenient server decides what it reads:
+ * escapes (`tools\/call`, `\u0074ools/call`, JSON5's `\x74` and `t\ools`), case and whitespace
+ * must not slip past, so the text is tested as written and once more with every escape decoded
+ * and all whitespace removed (docs/decisions/0058-line-breaks-outputs-and-remote-paths.md).
  */
 const LOOKS_JUDGED = /tools.{0,6}call|resources.{0,6}read|prompts.{0,6}get/i;
 export function looksLikeJudgedCall(text: string): boolean {
-  return LOOKS_JUDGED.test(text);
+  return LOOKS_JUDGED.test(text) || LOOKS_JUDGED.test(unescaped(text));
+}
+
+/**
+ * `text` with `\uXXXX`, `\u{X…}` and `\xXX` decoded, any other backslash dropped (`\/` is `/`,
+ * `\t` reads as `t`: extra matches only ever refuse more), and whitespace removed.
+ */
+function unescaped(text: string): string {
+  return text
+    .replace(
+      /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))/g,
+      (_m, b: string, u: string, x: string) =>
+        String.fromCodePoint(Math.min(parseInt(b ?? u ?? x, 16), 0x10ffff)),
+    )
+    .replace(/\\/g, "")
+    .replace(/\s+/g, "");
 }
 
 export function isRecord(v: unknown): v is Message {
