@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EFFECTS } from "./effect-cases.js";
 import { box } from "./gate-client.js";
 import { runAttack } from "./run-case.js";
 import {
@@ -45,6 +46,15 @@ describe("with the checks off, every indirect write lands", () => {
       const bashrcChanged =
         existsSync(bashrc(b.home)) && readFileSync(bashrc(b.home), "utf8") !== "# original\n";
       expect(landed.length + (bashrcChanged ? 1 : 0)).toBe(1);
+    });
+  }
+});
+
+describe("with the checks off, every missed effect and unreadable frame is a real breach", () => {
+  for (const a of EFFECTS) {
+    it(`${a.name} reaches the server and acts`, async () => {
+      const { b } = await runAttack({ ...a, answerId: undefined }, box({ EFFECTGATE_OFF: "1" }));
+      expect(a.breached(b)).toBe(true);
     });
   }
 });

@@ -35,6 +35,8 @@ export interface Attack {
   cwd?: (b: Box) => string;
   /** Extra relay options placed before `--`. */
   options?: (b: Box) => string[];
+  /** A fixture server script to run instead of the lenient one (which it may wrap). */
+  server?: string;
   /** Extra environment for the fixture server (e.g. FIRST_WINS=1). */
   env?: NodeJS.ProcessEnv;
   /** Text that must not appear in any answer (a secret the server could have returned). */
@@ -54,7 +56,7 @@ export async function runAttack(a: Attack, b: Box = box()): Promise<{ b: Box; c:
     ...(a.options?.(b) ?? []),
     "--",
     process.execPath,
-    LENIENT_SERVER,
+    a.server ?? LENIENT_SERVER,
   ];
   const c = new GateClient(args, b.env, a.cwd?.(b));
   let answer: Msg | undefined;
