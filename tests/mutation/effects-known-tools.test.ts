@@ -95,7 +95,9 @@ const ROWS: ReadonlyArray<[tool: string, arg: string, role: keyof typeof EXPECTE
 describe("known tools read each argument by its role", () => {
   it.each(ROWS)("%s reads %s as %s", (tool, arg, role) => {
     const value = role === "url" ? "https://example.com/x" : "/srv/p";
-    const r = extractEffects(tool, { [arg]: value }, false);
+    // A GitHub path is remote only when the call names its repository (decision 0058).
+    const repository = role === "remote" ? { owner: "o", repo: "r" } : {};
+    const r = extractEffects(tool, { ...repository, [arg]: value }, false);
     if (!r.ok) throw new Error(r.error);
     expect(r.effects.map((e) => `${e.operation} ${e.kind}`).join(", ")).toBe(EXPECTED[role]);
   });

@@ -79,11 +79,9 @@ describe("verbs in unfamiliar tool names", () => {
     "info",
     "status",
     "diff",
-    "log",
     "head",
     "tail",
     "ls",
-    "download",
     "inspect",
     "count",
     "lookup",
@@ -137,6 +135,14 @@ describe("verbs in unfamiliar tool names", () => {
     "kill",
     "send",
     "post",
+    // Where the result of these goes is a file they write (decision 0058).
+    "download",
+    "log",
+    "dump",
+    "record",
+    "store",
+    "output",
+    "backup",
   ];
 
   it("judges a tool named for reading as a reader", () => {

@@ -79,7 +79,7 @@ describe("extractEffects", () => {
       "read path arguments.path a",
       "read path arguments.extra b",
     ]);
-    expect(fx("get_file_contents", { path: "/etc/x", owner: "o" })).toEqual([]);
+    expect(fx("get_file_contents", { path: "/etc/x", owner: "o", repo: "r" })).toEqual([]);
   });
 
   it("guesses the operation from the verb for unknown tools", () => {
