@@ -18,7 +18,13 @@ const serverSchema = z.strictObject({
   type: z.string().optional(),
   envNames: z.array(z.string()),
   headerNames: z.array(z.string()),
+  /** Starts through this effectgate (relay-argv.ts isGenuine), not merely something shaped like it. */
   wrapped: z.boolean(),
+  /** Shaped like an effectgate wrapper, but not this effectgate (a look-alike, or a moved install).
+   *  Optional, like `off`, and written only when true, so older baselines load and hash the same. */
+  foreign: z.literal(true).optional(),
+  /** Its env switches every check off (EFFECTGATE_OFF with an affirmative value). */
+  off: z.literal(true).optional(),
   hash: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
@@ -41,14 +47,24 @@ export type ServerRecord = z.infer<typeof serverSchema>;
 export type FileRecord = z.infer<typeof fileSchema>;
 export type Baseline = z.infer<typeof baselineSchema>;
 
-export function serverRecord(decl: ServerDecl, knownMains: readonly string[]): ServerRecord {
+/** `isOff` is the relay's own rule for EFFECTGATE_OFF (relay/off-switch.ts), passed in by the
+ *  command because this layer may not import the relay. */
+export function serverRecord(
+  decl: ServerDecl,
+  knownMains: readonly string[],
+  isOff: (value: string) => boolean,
+): ServerRecord {
+  const r = decl.argv === undefined ? undefined : recognise(decl.argv, knownMains);
+  const shaped = r?.wrapped === true;
   const body: Omit<ServerRecord, "hash"> = {
     name: decl.name,
     kind: decl.kind,
     envNames: [...decl.envNames].sort(),
     headerNames: [...decl.headerNames].sort(),
-    wrapped: decl.argv !== undefined && recognise(decl.argv, knownMains).wrapped === true,
+    wrapped: shaped && r.genuine,
   };
+  if (shaped && !r.genuine) body.foreign = true;
+  if ((decl.offValues ?? []).some(isOff)) body.off = true;
   if (decl.argv) {
     body.command = decl.argv[0] as string;
     body.args = decl.argv.slice(1);

@@ -1,5 +1,7 @@
 // A small option parser for the client subcommands: long flags, values as the next word or
 // after `=`, repeatable values collected in order. Unknown flags are usage errors.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { UsageError } from "../core/errors.js";
 
 export interface OptionSpec {
@@ -40,4 +42,21 @@ export function parseOptions(command: string, args: string[], spec: OptionSpec):
 
 export function single(o: Options, name: string): string | undefined {
   return o.values.get(name)?.[0];
+}
+
+/** `--project DIR` made absolute; a folder that does not exist is a usage error (exit 2), since
+ *  every project config would silently be "not found" in it. */
+export function projectOption(command: string, o: Options): string | undefined {
+  const value = single(o, "--project");
+  if (value === undefined) return undefined;
+  const dir = resolve(value);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // missing or unreadable: said below
+  }
+  if (!isDir)
+    throw new UsageError(`${command} --project: expected an existing folder, got ${JSON.stringify(value)}`);
+  return dir;
 }

@@ -1,9 +1,12 @@
 // Differences between a baseline and the configs now, per file, loudest first.
 import type { Baseline, FileRecord, ServerRecord } from "./baseline.js";
+import { recognise } from "./relay-argv.js";
 import { showArgv } from "./report.js";
 
 export type DriftKind =
   | "lost-wrapper"
+  | "foreign-wrapper"
+  | "switched-off"
   | "new-unwrapped"
   | "unreadable"
   | "config-appeared"
@@ -21,6 +24,8 @@ export interface Drift {
 
 const SEVERITY: DriftKind[] = [
   "lost-wrapper",
+  "foreign-wrapper",
+  "switched-off",
   "new-unwrapped",
   "unreadable",
   "config-vanished",
@@ -36,6 +41,25 @@ export function describeServer(s: ServerRecord): string {
   return showArgv([s.command, ...(s.args ?? [])]);
 }
 
+/** The launcher words of a record shaped like a wrapper (for the foreign-wrapper line). */
+function launcherOf(s: ServerRecord): string {
+  const argv = s.command === undefined ? [] : [s.command, ...(s.args ?? [])];
+  const r = recognise(argv, []);
+  return showArgv(r.wrapped === true ? argv.slice(0, r.launcher) : argv.slice(0, 1));
+}
+
+/** Lines that say a server is not guarded although it may look so; the same for verify --write. */
+export function loudLines(s: ServerRecord, self: string): { kind: DriftKind; text: string }[] {
+  const out: { kind: DriftKind; text: string }[] = [];
+  if (s.foreign)
+    out.push({
+      kind: "foreign-wrapper",
+      text: `starts through ${launcherOf(s)}, which is not this effectgate (${self})`,
+    });
+  if (s.off) out.push({ kind: "switched-off", text: "has effectgate switched OFF by EFFECTGATE_OFF" });
+  return out;
+}
+
 function fieldChanges(a: ServerRecord, b: ServerRecord): string[] {
   const out: string[] = [];
   const argvA = describeServer(a);
@@ -48,10 +72,39 @@ function fieldChanges(a: ServerRecord, b: ServerRecord): string[] {
     const y = b[key].join(",");
     if (x !== y) out.push(`${key === "envNames" ? "env names" : "header names"}: [${x}] -> [${y}]`);
   }
+  const onOff = (r: ServerRecord) => (r.off ? "OFF by EFFECTGATE_OFF" : "on");
+  if (a.off !== b.off) out.push(`checks: ${onOff(a)} -> ${onOff(b)}`);
   return out;
 }
 
-function diffFile(before: FileRecord | undefined, after: FileRecord | undefined, path: string): Drift[] {
+/**
+ * Servers keyed for comparison. Names are not unique everywhere (Continue's YAML lists may hold
+ * two entries named `tools`), so the k-th server of a name is compared with the k-th of that
+ * name, and such names are shown with their place among them.
+ */
+function keyed(before: readonly ServerRecord[], after: readonly ServerRecord[]) {
+  const count = (list: readonly ServerRecord[], name: string) => list.filter((s) => s.name === name).length;
+  const label = (name: string, k: number) =>
+    count(before, name) > 1 || count(after, name) > 1 ? `${name} (#${k} of that name)` : name;
+  const byKey = (list: readonly ServerRecord[]) => {
+    const seen = new Map<string, number>();
+    return new Map(
+      list.map((s) => {
+        const k = (seen.get(s.name) ?? 0) + 1;
+        seen.set(s.name, k);
+        return [JSON.stringify([s.name, k]), { s, label: label(s.name, k) }] as const;
+      }),
+    );
+  };
+  return { was: byKey(before), now: byKey(after) };
+}
+
+function diffFile(
+  before: FileRecord | undefined,
+  after: FileRecord | undefined,
+  path: string,
+  self: string,
+): Drift[] {
   const out: Drift[] = [];
   if (after?.error !== undefined)
     out.push({ path, kind: "unreadable", text: `! config cannot be read: ${after.error}` });
@@ -69,61 +122,45 @@ function diffFile(before: FileRecord | undefined, after: FileRecord | undefined,
     });
   }
   if (after?.error !== undefined) return out; // a file that cannot be read says nothing about its servers
-  const was = new Map((before?.servers ?? []).map((s) => [s.name, s]));
-  const now = new Map((after?.servers ?? []).map((s) => [s.name, s]));
-  for (const [name, a] of was) {
-    const b = now.get(name);
+  const { was, now } = keyed(before?.servers ?? [], after?.servers ?? []);
+  const add = (kind: DriftKind, server: string, text: string) => out.push({ path, kind, server, text });
+  for (const [key, { s: a, label: name }] of was) {
+    const b = now.get(key)?.s;
     if (!b) {
-      if (after)
-        out.push({
-          path,
-          kind: "server-removed",
-          server: name,
-          text: `- server ${name} removed (was ${describeServer(a)})`,
-        });
-    } else if (a.wrapped && !b.wrapped) {
-      out.push({
-        path,
-        kind: "lost-wrapper",
-        server: name,
-        text: `!! server ${name} LOST its effectgate wrapper: ${describeServer(a)} -> ${describeServer(b)}`,
-      });
-    } else if (a.hash !== b.hash) {
-      out.push({
-        path,
-        kind: "server-changed",
-        server: name,
-        text: `~ server ${name} changed: ${fieldChanges(a, b).join("; ")}`,
-      });
+      if (after) add("server-removed", name, `- server ${name} removed (was ${describeServer(a)})`);
+      continue;
+    }
+    if (a.hash === b.hash) continue;
+    // What makes a server unguarded is said loudly, whatever else changed with it.
+    const loud = loudLines(b, self).filter((l) => l.kind === "foreign-wrapper" || !a.off);
+    for (const l of loud) add(l.kind, name, `!! server ${name} ${l.text}`);
+    if (a.wrapped && !b.wrapped && !b.foreign) {
+      add(
+        "lost-wrapper",
+        name,
+        `!! server ${name} LOST its effectgate wrapper: ${describeServer(a)} -> ${describeServer(b)}`,
+      );
+    } else {
+      add("server-changed", name, `~ server ${name} changed: ${fieldChanges(a, b).join("; ")}`);
     }
   }
-  for (const [name, b] of now) {
-    if (was.has(name)) continue;
-    if (b.kind === "stdio" && !b.wrapped) {
-      out.push({
-        path,
-        kind: "new-unwrapped",
-        server: name,
-        text: `!! new server ${name} is NOT wrapped by effectgate: ${describeServer(b)}`,
-      });
-    } else {
-      out.push({
-        path,
-        kind: "server-added",
-        server: name,
-        text: `+ server ${name} added: ${describeServer(b)}`,
-      });
-    }
+  for (const [key, { s: b, label: name }] of now) {
+    if (was.has(key)) continue;
+    for (const l of loudLines(b, self)) add(l.kind, name, `!! new server ${name} ${l.text}`);
+    if (b.kind === "stdio" && !b.wrapped && !b.foreign)
+      add("new-unwrapped", name, `!! new server ${name} is NOT wrapped by effectgate: ${describeServer(b)}`);
+    else add("server-added", name, `+ server ${name} added: ${describeServer(b)}`);
   }
   return out;
 }
 
-export function diffBaseline(baseline: Baseline, current: FileRecord[]): Drift[] {
+/** `self` names this effectgate (its main.js) in the line about a wrapper that is not it. */
+export function diffBaseline(baseline: Baseline, current: FileRecord[], self: string): Drift[] {
   const before = new Map(baseline.files.map((f) => [f.path, f]));
   const after = new Map(current.map((f) => [f.path, f]));
   const paths = [...new Set([...before.keys(), ...after.keys()])];
   const out: Drift[] = [];
-  for (const p of paths) out.push(...diffFile(before.get(p), after.get(p), p));
+  for (const p of paths) out.push(...diffFile(before.get(p), after.get(p), p, self));
   return out;
 }
 

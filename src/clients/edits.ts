@@ -1,7 +1,15 @@
 // Wrap and unwrap as text edits over an EntryView. Install inserts the launcher in front of the
 // first list item and moves the command token into the list; uninstall removes exactly that, so
 // install followed by uninstall gives back the original bytes.
-import { deleteFront, type Edit, type Editor, type EntryView, insertFront } from "./editors/view.js";
+import {
+  deleteFront,
+  type Edit,
+  type Editor,
+  type EntryView,
+  insertFront,
+  type SeqView,
+} from "./editors/view.js";
+import type { PrefixWord } from "./relay-argv.js";
 import type { CommandStyle } from "./types.js";
 
 export interface Edited {
@@ -71,4 +79,50 @@ export function unwrapEdits(
     return { edits: [...edits, { offset: at, length: added.length, text: "" }], argsRemoved: true };
   }
   return { edits: [...edits, deleteFront(args, dash + 1)], argsRemoved: false };
+}
+
+/**
+ * Replaces the words in front of `--` (index `dash` in the full argv) with `prefix`, leaving `--`
+ * and the original argv after it byte for byte. Words the prefix keeps from the old argv keep
+ * their own spelling; only the launcher and option words that change are written anew.
+ */
+export function rewrapEdits(
+  view: EntryView,
+  style: CommandStyle,
+  editor: Editor,
+  dash: number,
+  prefix: PrefixWord[],
+): Edited | string {
+  // Replaces list items [0, upto) with the given words, in the list's own layout.
+  const splice = (seq: SeqView, upto: number, raws: string[]): Edit | string => {
+    const first = seq.items[0];
+    const end = seq.items[upto];
+    if (!first || !end) return "no -- found in the list";
+    const text = raws.length === 0 ? "" : raws.join(seq.sep) + seq.sep;
+    return { offset: first.start, length: end.start - first.start, text };
+  };
+  if (style === "argv-array") {
+    const argv = view.argv;
+    if (!argv) return "no command list found";
+    const raws = prefix.map(
+      (w) => (w.from !== undefined ? argv.items[w.from]?.raw : undefined) ?? editor.quote(w.value),
+    );
+    const edit = splice(argv, dash, raws);
+    return typeof edit === "string" ? edit : { edits: [edit], argsRemoved: false };
+  }
+  const cmd = view.command;
+  const args = view.args;
+  if (!cmd || !args) return "no command and args found";
+  const [program, ...rest] = prefix;
+  if (program === undefined) return "empty launcher";
+  const edits: Edit[] = [];
+  if (program.from !== 0)
+    edits.push({ offset: cmd.start, length: cmd.end - cmd.start, text: editor.quote(program.value) });
+  // argv[k] is args.items[k - 1]; a word that was the command is written anew inside the list.
+  const raws = rest.map(
+    (w) =>
+      (w.from !== undefined && w.from > 0 ? args.items[w.from - 1]?.raw : undefined) ?? editor.quote(w.value),
+  );
+  const edit = splice(args, dash - 1, raws);
+  return typeof edit === "string" ? edit : { edits: [...edits, edit], argsRemoved: false };
 }

@@ -5,19 +5,21 @@ import { canonicalHash } from "../core/jcs.js";
 import { jsonEditor } from "./editors/json.js";
 import { tomlEditor } from "./editors/toml.js";
 import { applyTextEdits, type Edit, type Editor } from "./editors/view.js";
-import { type Edited, unwrapEdits, wrapEdits } from "./edits.js";
+import { type Edited, rewrapEdits, unwrapEdits, wrapEdits } from "./edits.js";
 import { parseConfig, stripBom } from "./parse.js";
 import { isObject } from "./registry/common.js";
-import { type Launcher, recognise, type WrapFlags, wrapArgv } from "./relay-argv.js";
+import { type Launcher, recognise, rewrapPrefix, type WrapFlags, wrapArgv } from "./relay-argv.js";
 import { serversOf } from "./servers.js";
 import type { ClientSpec, ConfigFile, Format, ServerDecl } from "./types.js";
 import { yamlEditor } from "./editors/yaml.js";
 
+/** `flags.name` is not used: install names each server after its own key (nameFor). */
 export type Mode = { kind: "install"; launcher: Launcher; flags: WrapFlags } | { kind: "uninstall" };
 
 export interface ServerAction {
   name: string;
-  action: "wrap" | "unwrap" | "skip";
+  /** rewrap: already wrapped, but its launcher or the options this install was given differ. */
+  action: "wrap" | "rewrap" | "unwrap" | "skip";
   reason?: string;
   before?: string[];
   after?: string[];
@@ -81,6 +83,9 @@ export function planFile(
     plan.actions.push(act.action);
     if (!act.edited || !act.action.after) continue;
     if (act.edited.emptyArgsKept && memo) plan.memos.push(memo);
+    // A rewritten prefix changes the wrapped argv the memo is matched on: carry it over.
+    if (act.action.action === "rewrap" && memo)
+      plan.memos.push({ at: decl.at, argvHash: canonicalHash(act.action.after) });
     if (act.edited.emptyArgs) plan.memos.push({ at: decl.at, argvHash: canonicalHash(act.action.after) });
     edits.push(...act.edited.edits);
     const entry = entryAt(expected, decl.at);
@@ -153,9 +158,20 @@ function planServer(
   const before = decl.argv;
   const view = editor.locate(body, decl.at);
   if (mode.kind === "install") {
-    if (r.wrapped) return { action: { name, action: "skip", reason: "already wrapped by effectgate" } };
+    const flags = { ...mode.flags, name: nameFor(decl) };
+    if (r.wrapped) {
+      const re = rewrapPrefix(before, r, mode.launcher, flags);
+      if (!re) return { action: { name, action: "skip", reason: "already wrapped by effectgate" } };
+      if (typeof view === "string")
+        return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };
+      const edited = rewrapEdits(view, spec.commandStyle, editor, r.dash, re.prefix);
+      if (typeof edited === "string")
+        return { action: { name, action: "skip", reason: `cannot edit: ${edited}` } };
+      const after = [...re.prefix.map((w) => w.value), ...before.slice(r.dash)];
+      return { action: { name, action: "rewrap", reason: re.changes.join("; "), before, after }, edited };
+    }
     if (typeof view === "string") return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };
-    const after = wrapArgv(mode.launcher, mode.flags, before);
+    const after = wrapArgv(mode.launcher, flags, before);
     const prefix = after.slice(0, after.length - before.length);
     const edited = wrapEdits(view, spec.commandStyle, editor, prefix, body);
     if (typeof edited === "string")
@@ -168,4 +184,11 @@ function planServer(
   if (typeof edited === "string")
     return { action: { name, action: "skip", reason: `cannot edit: ${edited}` } };
   return { action: { name, action: "unwrap", before, after: r.inner }, edited };
+}
+
+/** The server's own name for `--name`, when the relay can take it: it refuses `--name --`, and an
+ *  empty name is no name (core/pins/lock.ts identityFor). */
+function nameFor(decl: ServerDecl): string | undefined {
+  const key = decl.key;
+  return key === undefined || key === "" || key === "--" ? undefined : key;
 }

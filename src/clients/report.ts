@@ -14,6 +14,7 @@ export function formatPlan(plan: FilePlan, title: string, notes: readonly string
     else {
       lines.push(`  ${a.action.padEnd(7)} ${a.name}: ${showArgv(a.before ?? [])}`);
       lines.push(`          -> ${showArgv(a.after ?? [])}`);
+      if (a.reason !== undefined) lines.push(`          (${a.reason})`);
     }
   }
   if (!plan.error && plan.actions.length === 0) lines.push("  (no servers)");

@@ -21,10 +21,30 @@ function keysOf(v: unknown): string[] {
   return isObject(v) ? Object.keys(v).sort() : [];
 }
 
-export function declare(spec: ClientSpec, name: string, at: (string | number)[], raw: unknown): ServerDecl {
+/** The values a server's env gives EFFECTGATE_OFF. Names are matched without regard to case, as
+ *  Windows does (every spelling counts); YAML and TOML may write a number or a boolean. */
+function offValuesOf(env: unknown): string[] {
+  if (!isObject(env)) return [];
+  return Object.entries(env)
+    .filter(([k]) => k.toUpperCase() === "EFFECTGATE_OFF")
+    .map(([, v]) => v)
+    .filter((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+    .map(String);
+}
+
+export function declare(
+  spec: ClientSpec,
+  name: string,
+  at: (string | number)[],
+  raw: unknown,
+  key?: string,
+): ServerDecl {
   const base: ServerDecl = { name, at, kind: "invalid", envNames: [], headerNames: [] };
+  if (key !== undefined) base.key = key;
   if (!isObject(raw)) return { ...base, problem: "the declaration is not a mapping" };
   base.envNames = keysOf(raw[spec.envKey]);
+  const off = offValuesOf(raw[spec.envKey]);
+  if (off.length > 0) base.offValues = off;
   const headers = isObject(raw.requestOptions)
     ? raw.requestOptions.headers
     : (raw.headers ?? raw.http_headers);
@@ -68,14 +88,14 @@ export function serversOf(spec: ClientSpec, file: ConfigFile, doc: unknown): Ser
     const holder = getAt(doc, c.at);
     if (Array.isArray(holder)) {
       holder.forEach((item, i) => {
-        const name = isObject(item) && typeof item.name === "string" ? item.name : `#${i}`;
-        out.push(declare(spec, c.label + name, [...c.at, i], item));
+        const own = isObject(item) && typeof item.name === "string" ? item.name : undefined;
+        out.push(declare(spec, c.label + (own ?? `#${i}`), [...c.at, i], item, own));
       });
     } else if (isObject(holder)) {
       for (const [name, raw] of Object.entries(holder)) {
         // A map at the top level of a file (`.agents/mcp.json`) may carry `$schema`.
         if (c.at.length === 0 && name.startsWith("$")) continue;
-        out.push(declare(spec, c.label + name, [...c.at, name], raw));
+        out.push(declare(spec, c.label + name, [...c.at, name], raw, name));
       }
     }
   }

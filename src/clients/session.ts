@@ -4,10 +4,13 @@ import { dirname } from "node:path";
 import { UsageError } from "../core/errors.js";
 import type { MachineFacts } from "../platform/client-paths.js";
 import { discover, readConfig, writeConfig } from "./config-io.js";
+import { withLinkedMains } from "./launcher.js";
 import { loadMemos, type Memo, memosFor, updateMemos } from "./memos.js";
 import { type FilePlan, holdPlan, type Mode, planFile } from "./plan.js";
 import { CLIENTS, clientByName } from "./registry/index.js";
+import { parseConfig } from "./parse.js";
 import { formatPlan } from "./report.js";
+import { serversOf } from "./servers.js";
 import type { ClientSpec, ConfigFile } from "./types.js";
 
 /** `--client a,b --client c` → ["a", "b", "c"]. */
@@ -64,7 +67,11 @@ export function runPlans(opts: {
       result.failed++;
       continue;
     }
-    let plan = planFile(spec, file, read.text, opts.mode, opts.knownMains, memosFor(memos, read.target));
+    const parsed = parseConfig(read.text, file.format);
+    const mains = parsed.ok
+      ? withLinkedMains(opts.knownMains, serversOf(spec, file, parsed.value))
+      : opts.knownMains;
+    let plan = planFile(spec, file, read.text, opts.mode, mains, memosFor(memos, read.target));
     const hold = systemHold(file, read.target, opts.asked);
     if (hold !== undefined && plan.newText !== undefined) plan = holdPlan(plan, hold);
     result.plans.push(plan);

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type { MachineFacts } from "../platform/client-paths.js";
 import { type FileRecord, fileRecord, serverRecord } from "./baseline.js";
 import { discover, readConfig } from "./config-io.js";
+import { withLinkedMains } from "./launcher.js";
 import { parseConfig } from "./parse.js";
 import { CLIENTS } from "./registry/index.js";
 import { serversOf } from "./servers.js";
@@ -11,6 +12,7 @@ export function snapshot(
   facts: MachineFacts,
   projectDir: string,
   knownMains: readonly string[],
+  isOff: (value: string) => boolean,
 ): FileRecord[] {
   const out: FileRecord[] = [];
   for (const { spec, file } of discover(facts, projectDir, CLIENTS)) {
@@ -26,10 +28,12 @@ export function snapshot(
       out.push(fileRecord(file, [], `does not parse (${parsed.error})`));
       continue;
     }
+    const decls = serversOf(spec, file, parsed.value);
+    const mains = withLinkedMains(knownMains, decls);
     out.push(
       fileRecord(
         file,
-        serversOf(spec, file, parsed.value).map((d) => serverRecord(d, knownMains)),
+        decls.map((d) => serverRecord(d, mains, isOff)),
       ),
     );
   }

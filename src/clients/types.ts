@@ -48,6 +48,8 @@ export interface ClientSpec {
 export interface ServerDecl {
   /** Display name, with the container's label. */
   name: string;
+  /** The server's own name in the config (map key, or a list item's `name`), without the label. */
+  key?: string;
   /** Path of the declaration inside the document. */
   at: (string | number)[];
   kind: "stdio" | "remote" | "invalid";
@@ -58,6 +60,9 @@ export interface ServerDecl {
   type?: string;
   envNames: string[];
   headerNames: string[];
+  /** The values the declaration's env gives EFFECTGATE_OFF, as text; never stored (only whether
+   *  one switches checks off is, see baseline.ts). */
+  offValues?: string[];
   /** Why a declaration is invalid. */
   problem?: string;
 }

@@ -3,11 +3,12 @@
 import { resolve } from "node:path";
 import { makeBaseline } from "../clients/baseline.js";
 import { baselinePath, readBaseline, writeBaseline } from "../clients/baseline-file.js";
-import { parseOptions, single } from "../clients/cli-options.js";
-import { diffBaseline, formatDrift } from "../clients/drift.js";
+import { parseOptions, projectOption, single } from "../clients/cli-options.js";
+import { diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
+import { isOffValue } from "../relay/off-switch.js";
 
 const HELP = `usage: effectgate verify [--write] [--baseline FILE] [--project DIR]
 Compares the MCP server declarations of every client config with the baseline
@@ -27,11 +28,12 @@ export async function run(args: string[]): Promise<number> {
   });
   const path = baselinePath(single(o, "--baseline"));
   const { knownMains } = currentLauncher();
+  const self = knownMains[0] ?? "?";
   const facts = machineFacts();
-  const projectFlag = single(o, "--project");
+  const projectFlag = projectOption("verify", o);
   if (o.flags.has("--write")) {
-    const project = resolve(projectFlag ?? process.cwd());
-    const files = snapshot(facts, project, knownMains);
+    const project = projectFlag ?? resolve(process.cwd());
+    const files = snapshot(facts, project, knownMains, isOffValue);
     writeBaseline(path, makeBaseline(project, files));
     const servers = files.flatMap((f) => f.servers);
     process.stdout.write(
@@ -42,16 +44,17 @@ export async function run(args: string[]): Promise<number> {
       for (const s of f.servers) {
         if (s.kind === "remote")
           process.stdout.write(`  ! ${f.path}: ${s.name} is a remote server: UNGUARDED by effectgate\n`);
-        else if (s.kind === "stdio" && !s.wrapped)
+        else if (s.kind === "stdio" && !s.wrapped && !s.foreign)
           process.stdout.write(`  ! ${f.path}: ${s.name} is not wrapped by effectgate\n`);
+        for (const l of loudLines(s, self)) process.stdout.write(`  ! ${f.path}: ${s.name} ${l.text}\n`);
       }
     }
     return 0;
   }
   const baseline = readBaseline(path);
   // The project recorded with the baseline, so that verify from another folder compares like with like.
-  const project = projectFlag !== undefined ? resolve(projectFlag) : baseline.project;
-  const drift = diffBaseline(baseline, snapshot(facts, project, knownMains));
+  const project = projectFlag ?? baseline.project;
+  const drift = diffBaseline(baseline, snapshot(facts, project, knownMains, isOffValue), self);
   process.stdout.write(formatDrift(drift));
   return drift.length > 0 ? 1 : 0;
 }

@@ -8,6 +8,7 @@ import { diffBaseline, formatDrift } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot, watchTargets } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
+import { isOffValue } from "../relay/off-switch.js";
 
 const HELP = `usage: effectgate watch [--baseline FILE]
 Watches every client config folder and prints drift against the baseline as it happens.
@@ -64,14 +65,14 @@ export async function run(args: string[]): Promise<number> {
   let tries = 0;
   const check = () => {
     timer = undefined;
-    const current = snapshot(facts, baseline.project, knownMains);
+    const current = snapshot(facts, baseline.project, knownMains, isOffValue);
     if (current.some((f) => f.error !== undefined) && tries < REREAD_TRIES) {
       tries++;
       timer = setTimeout(check, REREAD_MS);
       return;
     }
     tries = 0;
-    const text = formatDrift(diffBaseline(baseline, current));
+    const text = formatDrift(diffBaseline(baseline, current, knownMains[0] ?? "?"));
     if (text === last) return;
     last = text;
     process.stdout.write(`[${new Date().toISOString()}]\n${text}`);

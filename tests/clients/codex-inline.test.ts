@@ -27,10 +27,10 @@ describe("Codex inline tables (built CLI)", () => {
       mcp_servers: {
         docs: {
           command: process.execPath,
-          args: [main, "--", "npx", "-y", "mcp-server-docs"],
+          args: [main, "--name", "docs", "--", "npx", "-y", "mcp-server-docs"],
           env: { T: "x" },
         },
-        empty: { command: process.execPath, args: [main, "--", "tool-mcp"] },
+        empty: { command: process.execPath, args: [main, "--name", "empty", "--", "tool-mcp"] },
         remote: { url: "https://mcp.example.com/mcp" },
       },
     });

@@ -106,7 +106,7 @@ describe("system-wide files", () => {
     const asked = run(facts, ["codex"], m.project);
     expect(asked.result.written).toBe(1);
     expect(readFileSync(codexFile, "utf8")).toBe(
-      '# managed by IT\n[mcp_servers.corp]\ncommand = "/opt/node/bin/node"\nargs = ["/opt/effectgate/dist/main.js", "--", "corp-mcp", "--safe"]\n',
+      '# managed by IT\n[mcp_servers.corp]\ncommand = "/opt/node/bin/node"\nargs = ["/opt/effectgate/dist/main.js", "--name", "corp", "--", "corp-mcp", "--safe"]\n',
     );
     expect(readFileSync(geminiFile, "utf8")).toBe(JSONC);
   });

@@ -71,8 +71,11 @@ describe.each(CASES)("%s", (rel, client, format, commands) => {
     expect(installed.newText).toBeDefined();
     for (const a of installed.actions) {
       if (a.action === "wrap") {
-        expect(a.after?.slice(0, 3)).toEqual([...LAUNCHER.words, "--"]);
-        expect(a.after?.slice(3)).toEqual(a.before);
+        // Named after its own key (the label, e.g. Claude Code's `projects/<dir>/`, left out).
+        expect(a.after?.slice(0, 3)).toEqual([...LAUNCHER.words, "--name"]);
+        expect(a.name.endsWith(a.after?.[3] ?? "?")).toBe(true);
+        expect(a.after?.slice(4, 5)).toEqual(["--"]);
+        expect(a.after?.slice(5)).toEqual(a.before);
       } else {
         expect(a.unguarded).toBe(true);
         expect(a.reason).toContain("UNGUARDED");
@@ -128,6 +131,8 @@ describe("wrapping details", () => {
       "/etc/p.yaml",
       "--level",
       "enforce",
+      "--name",
+      "fs",
       "--",
       "node",
       "server.js",
@@ -140,7 +145,7 @@ describe("wrapping details", () => {
   it("moves a whole cmd /c command line after --", () => {
     const { spec, file, text } = load("project/.mcp.json", "claude-code", "json");
     const wrap = planFile(spec, file, text, INSTALL, MAINS).actions.find((a) => a.name === "win-style");
-    expect(wrap?.after?.slice(3)).toEqual([
+    expect(wrap?.after?.slice(5)).toEqual([
       "cmd",
       "/c",
       "npx",
@@ -240,27 +245,30 @@ describe("Codex servers written as inline tables or dotted keys", () => {
       "inline tables in [mcp_servers]",
       '# servers\n[mcp_servers]\nx = { command = "npx", args = ["-y", "pkg"] } # keep\ny = { command = "uvx", env = { A = "1" } }\n',
       {
-        x: '"/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--", "npx", "-y", "pkg"] } # keep',
+        x: '"/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--name", "x", "--", "npx", "-y", "pkg"] } # keep',
       },
     ],
     [
       "one root inline table, with an explicit empty args",
       'model = "m"\r\nmcp_servers = { a = { command = "a-mcp", args = [] }, "b c" = { url = "https://r/mcp" } }\r\n',
-      { a: 'a = { command = "/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--", "a-mcp"] }' },
+      {
+        a: 'a = { command = "/opt/node/bin/node", args = ["/opt/effectgate/dist/main.js", "--name", "a", "--", "a-mcp"] }',
+      },
     ],
     [
       "dotted keys under [mcp_servers]",
       '[mcp_servers]\nz.command = "node" # js\nz.env = { A = "1" }\n"q r".command = \'q\'\n"q r".args = [\n  "--x", # why\n]\n',
       {
-        z: 'z.command = "/opt/node/bin/node" # js\nz.args = ["/opt/effectgate/dist/main.js", "--", "node"]\n',
-        "q r": '"q r".args = [\n  "/opt/effectgate/dist/main.js",\n  "--",\n  \'q\',\n  "--x", # why\n]',
+        z: 'z.command = "/opt/node/bin/node" # js\nz.args = ["/opt/effectgate/dist/main.js", "--name", "z", "--", "node"]\n',
+        "q r":
+          '"q r".args = [\n  "/opt/effectgate/dist/main.js",\n  "--name",\n  "q r",\n  "--",\n  \'q\',\n  "--x", # why\n]',
       },
     ],
     [
       "dotted keys at the root",
       'mcp_servers.w.command = "w-mcp"\n\n[other]\nk = 1\n',
       {
-        w: 'mcp_servers.w.command = "/opt/node/bin/node"\nmcp_servers.w.args = ["/opt/effectgate/dist/main.js", "--", "w-mcp"]\n',
+        w: 'mcp_servers.w.command = "/opt/node/bin/node"\nmcp_servers.w.args = ["/opt/effectgate/dist/main.js", "--name", "w", "--", "w-mcp"]\n',
       },
     ],
   ];

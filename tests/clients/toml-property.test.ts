@@ -72,7 +72,14 @@ describe("Codex TOML spellings (property)", () => {
         };
         servers.forEach((s, i) => {
           expect(doc.mcp_servers[`s${i}`]?.command).toBe("/n/node");
-          expect(doc.mcp_servers[`s${i}`]?.args).toEqual(["/e/main.js", "--", s.command, ...(s.args ?? [])]);
+          expect(doc.mcp_servers[`s${i}`]?.args).toEqual([
+            "/e/main.js",
+            "--name",
+            `s${i}`,
+            "--",
+            s.command,
+            ...(s.args ?? []),
+          ]);
         });
         expect(
           planFile(spec, FILE, installed.newText ?? "", INSTALL, ["/e/main.js"]).newText,

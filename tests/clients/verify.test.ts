@@ -82,7 +82,7 @@ describe("effectgate verify", () => {
     expect(r.status).toBe(1);
     const out = r.stdout;
     expect(out).toMatch(
-      /!! server time LOST its effectgate wrapper: .*main\.js -- uvx mcp-server-time --local-timezone=Europe\/Paris -> uvx mcp-server-time\n/,
+      /!! server time LOST its effectgate wrapper: .*main\.js --name time -- uvx mcp-server-time --local-timezone=Europe\/Paris -> uvx mcp-server-time\n/,
     );
     expect(out).toContain("!! new server sneaky is NOT wrapped by effectgate: npx evil-server");
     expect(out).toContain("+ server hosted added: remote https://new.example/mcp (UNGUARDED)");
