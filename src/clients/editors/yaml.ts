@@ -26,7 +26,10 @@ function seq(body: string, node: YAMLSeq): SeqView | string {
   if (node.flow) return { items, emptyAt: open, sep: separatorFor(body, open, items) };
   const first = items[0];
   if (!first) return "empty block list";
-  const dash = body.lastIndexOf("-", first.start);
+  // The first item's own `- `: the sequence starts there; else the last hyphen before the item's
+  // text (never the item's own first character, which may be a hyphen too: `- -y`).
+  const start = node.range?.[0];
+  const dash = start !== undefined && body[start] === "-" ? start : body.lastIndexOf("-", first.start - 1);
   return { items, emptyAt: first.start, sep: `${eolOf(body)}${" ".repeat(column(body, dash))}- ` };
 }
 
