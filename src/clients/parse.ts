@@ -12,10 +12,29 @@ export function stripBom(text: string): { bom: string; body: string } {
   return text.startsWith("\uFEFF") ? { bom: "\uFEFF", body: text.slice(1) } : { bom: "", body: text };
 }
 
-function lineOf(text: string, offset: number): number {
+/** `line:column` (both from 1) of a UTF-16 offset. */
+function lineColumn(text: string, offset: number): string {
   let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++)
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  return `${line}:${offset - start + 1}`;
+}
+
+/** JSON.parse says "at position N", or no place at all; people look for a line. */
+function withLine(body: string, error: string): string {
+  if (/ at position \d+/.test(error))
+    return error.replace(
+      / at position (\d+)/,
+      (_m, at: string) => ` at line ${lineColumn(body, Number(at))}`,
+    );
+  const errors: ParseError[] = [];
+  parseJsonc(body, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  return first ? `line ${lineColumn(body, first.offset)}: ${error}` : error;
 }
 
 export function parseConfig(text: string, format: Format): Parsed {
@@ -24,20 +43,27 @@ export function parseConfig(text: string, format: Format): Parsed {
     if (format === "json") {
       // Strict clients (Cline, Claude) refuse comments and duplicate keys; so do we.
       const strict = parseStrictJson(body);
-      if (!strict.ok) return { ok: false, error: strict.error };
+      if (!strict.ok) return { ok: false, error: withLine(body, strict.error) };
     }
     const errors: ParseError[] = [];
     const value: unknown = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false });
     const first = errors[0];
     if (first)
-      return { ok: false, error: `line ${lineOf(body, first.offset)}: ${printParseErrorCode(first.error)}` };
+      return {
+        ok: false,
+        error: `line ${lineColumn(body, first.offset)}: ${printParseErrorCode(first.error)}`,
+      };
     return { ok: true, value };
   }
   if (format === "toml") {
     try {
       return { ok: true, value: parseToml(body) };
     } catch (err) {
-      return { ok: false, error: (err as Error).message.split("\n")[0] ?? "not valid TOML" };
+      // smol-toml keeps the place in fields; its message's first line does not say it.
+      const { message, line, column } = err as Error & { line?: unknown; column?: unknown };
+      const where =
+        typeof line === "number" ? `line ${line}${typeof column === "number" ? `:${column}` : ""}: ` : "";
+      return { ok: false, error: where + (message.split("\n")[0] ?? "not valid TOML") };
     }
   }
   const doc = parseDocument(body, { uniqueKeys: true });
