@@ -1,12 +1,12 @@
 // effectgate uninstall: give every wrapped server its original command line back.
 import { resolve } from "node:path";
-import { parseOptions, single } from "../clients/cli-options.js";
+import { parseOptions, projectOption } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
 import { clientNames, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
 
-const HELP = `usage: effectgate uninstall [--dry-run] [--client NAME...] [--project DIR]
+const HELP = `usage: effectgate uninstall [--dry-run] [--client NAME[,NAME...]]... [--project DIR]
 Restores each wrapped server to its original command (the words after --). Needs no backup.
 `;
 
@@ -20,9 +20,10 @@ export async function run(args: string[]): Promise<number> {
     values: ["--client", "--project"],
     repeatable: ["--client"],
   });
+  const projectDir = projectOption("uninstall", o) ?? resolve(process.cwd());
   const result = runPlans({
     facts: machineFacts(),
-    projectDir: resolve(single(o, "--project") ?? process.cwd()),
+    projectDir,
     clients: selectClients(o.values.get("--client") ?? []),
     asked: clientNames(o.values.get("--client") ?? []),
     memosPath: memosPath(),
