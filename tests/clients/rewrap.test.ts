@@ -101,6 +101,22 @@ describe("install on an already-wrapped server", () => {
     }
   });
 
+  it("carries an explicit empty args list's memo over to the rewritten argv", () => {
+    const spec = clientByName("cursor");
+    if (!spec) throw new Error("no cursor");
+    const file: ConfigFile = { client: "cursor", path: "x", scope: "user", format: "json" };
+    const text = '{\n  "mcpServers": {\n    "e": {\n      "command": "t",\n      "args": []\n    }\n  }\n}\n';
+    const oldMode: Mode = { kind: "install", launcher: { words: ["/old/node", MAIN] }, flags: {} };
+    const first = planFile(spec, file, text, oldMode, MAINS);
+    expect(first.memos).toHaveLength(1);
+    const moved = planFile(spec, file, first.newText ?? "", INSTALL, MAINS, first.memos);
+    expect(moved.actions[0]?.action).toBe("rewrap");
+    expect(moved.memos).toHaveLength(1);
+    expect(moved.memos[0]?.argvHash).not.toBe(first.memos[0]?.argvHash);
+    const back = planFile(spec, file, moved.newText ?? "", UNINSTALL, MAINS, moved.memos);
+    expect(back.newText).toBe(text);
+  });
+
   it("unwraps --opt=value wrappers and counts them as wrapped", () => {
     const text = `{"mcpServers": {"t": {"command": "${NODE}", "args": ["${MAIN}", "--level=enforce", "--name=t", "--", "srv"]}}}`;
     expect(cursor.install(text).actions[0]?.reason).toBe("already wrapped by effectgate");
