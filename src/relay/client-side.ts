@@ -35,6 +35,11 @@ import { Lane } from "./lane.js";
 import { cutProblem, guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
+/** A carriage return anywhere but at the end of the line. */
+const CR_INSIDE = /\r(?!$)/;
+const CR_PROBLEM =
+  "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
+
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
 
@@ -113,6 +118,10 @@ export class ClientSide {
       }
     }
     logSeen(d.log, "c2s", frame, false, true);
+    // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
+    // streams do) reads the line as several messages: one of them may be a call nobody judged.
+    if (CR_INSIDE.test(text) && looksLikeJudgedCall(text))
+      return this.judgeMembers(frame, [unreadableMember(CR_PROBLEM)], false);
     const c = classify(value);
     if (this.ownAnswer(c)) return;
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);

@@ -100,4 +100,15 @@ export const EFFECTS: EffectAttack[] = [
     untouched: (b) => [bashrc(b)],
     breached: (b) => existsSync(bashrc(b)),
   },
+  // what it tries: a valid ping with a plain call set between raw \r (JSON whitespace), which a
+  // server that splits on \r reads as a message of its own
+  {
+    name: "cr-split-inside-valid-json",
+    tries: '{"method":"ping","params":{"a":\r{..."method":"tools/call"...}\r}}',
+    server: PYTHON_LIKE_SERVER,
+    frame: () =>
+      '{"jsonrpc":"2.0","id":"pg","method":"ping","params":{"a":\r{"jsonrpc":"2.0","id":"cr2","method":"tools/call","params":{"name":"write_file","arguments":{"path":"~/.bashrc","content":"x"}}}\r}}\n',
+    untouched: (b) => [bashrc(b)],
+    breached: (b) => existsSync(bashrc(b)),
+  },
 ];
