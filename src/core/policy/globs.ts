@@ -1,16 +1,85 @@
 // Name globs (tool names, server names, variable names), matched without regard to case so
 // that `*exec*` catches `Execute_Command` and `*fetch*` catches `WebFetch`.
 //
+// The syntax is the one docs/policy.md describes, and nothing else: `*` (any run, including `/`
+// and a leading dot: a tool name is a name, not a path), `?` (one character), `[…]` (a class;
+// `[!x]` or `[^x]` negates, as in path patterns) and `{a,b}` (alternatives). We translate it
+// ourselves: micromatch read `[!z]` as "`!` or `z`", an unclosed `{` as "match nothing" and `\`
+// as an escape, so a rule could silently mean something else than it says. Anything outside
+// the syntax (`\`, `(…|…)`, an unclosed `[` or `{`, a stray `]` or `}`) is refused.
+//
 // Cost: a list is compiled once into a hash of its literal names plus ONE regular expression
 // for the rest, each glob a capture group in list order. A lookup is a hash probe and a single
 // regex run instead of one test per glob, and the first group that took part is the first glob
 // of the list that matches (alternation is ordered and the regex is anchored at both ends).
 import micromatch from "micromatch";
 
-// `bash` makes a single `*` cross `/` too: a tool name is a name, not a path, and `a/exec`
-// must not slip past `*exec*`. `dot` lets `*` match a leading dot.
-const OPTIONS = { nocase: true, dot: true, bash: true } as const;
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+/** Longer globs are refused (the limit micromatch had, kept so that a glob stays a glob). */
+const MAX_GLOB = 65_536;
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+
+type Translated = { ok: true; source: string } | { ok: false; expected: string };
+
+/** The glob as a regular expression source (non-capturing groups only), or what was expected. */
+function translate(glob: string): Translated {
+  const chars = Array.from(glob);
+  let i = 0;
+  const fail = (expected: string): Translated => ({ ok: false, expected });
+
+  // One alternative: inside `{…}` (depth > 0) it ends at the next `,` or `}` of its level.
+  const sequence = (depth: number): Translated => {
+    let src = "";
+    while (i < chars.length) {
+      const c = chars[i] as string;
+      if (depth > 0 && (c === "," || c === "}")) break;
+      i += 1;
+      if (c === "*") src += "[\\s\\S]*";
+      else if (c === "?") src += "[\\s\\S]";
+      else if (c === "[") {
+        // As in path patterns: a `]` right after `[` or `[!` is a member, not the end.
+        let negate = false;
+        if (chars[i] === "!" || chars[i] === "^") {
+          negate = true;
+          i += 1;
+        }
+        const start = i;
+        const close = chars.indexOf("]", start + 1);
+        if (close < 0) return fail("a glob with every [ closed by ]");
+        const members = chars.slice(start, close);
+        i = close + 1;
+        for (let m = 1; m + 1 < members.length; m += 1) {
+          if (members[m] === "-" && (members[m - 1] as string) > (members[m + 1] as string))
+            return fail("a glob whose [a-z] ranges go from low to high");
+        }
+        if (members.includes("[") || members.includes("\\"))
+          return fail("a glob whose […] classes hold plain characters (no [ or \\ inside)");
+        src += `[${negate ? "^" : ""}${members.join("").replace(/[\\\]^]/g, "\\$&")}]`;
+      } else if (c === "{") {
+        const alternatives: string[] = [];
+        for (;;) {
+          const alt = sequence(depth + 1);
+          if (!alt.ok) return alt;
+          alternatives.push(alt.source);
+          const end = chars[i];
+          i += 1;
+          if (end === "}") break;
+          if (end !== ",") return fail("a glob with every { closed by }");
+        }
+        if (alternatives.length < 2)
+          return fail("a glob whose {…} lists at least two alternatives separated by ,");
+        src += `(?:${alternatives.join("|")})`;
+      } else if (c === "\\") return fail("a glob without \\ (there is no escaping: write [*] for a literal *)");
+      else if (c === "]" || c === "}") return fail(`a glob without a stray ${c}`);
+      else if (c === "(" || c === ")" || c === "|")
+        return fail("a glob of *, ?, […] and {a,b} ((…|…) groups are not glob syntax)");
+      else src += c.replace(REGEX_SPECIAL, "\\$&");
+    }
+    return { ok: true, source: src };
+  };
+
+  return sequence(0);
+}
 
 /** Why `glob` cannot be used, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
@@ -18,12 +87,19 @@ export function globProblem(glob: string): string | undefined {
   if (glob.startsWith("!"))
     return "a glob without a leading ! (negation is not supported: list what to match)";
   if (glob !== glob.trim()) return "a glob without leading or trailing spaces";
-  try {
-    micromatch.makeRe(glob, OPTIONS);
-  } catch {
-    return "a well-formed glob";
-  }
-  return undefined;
+  if (glob.length > MAX_GLOB) return "a well-formed glob";
+  const t = translate(glob);
+  return t.ok ? undefined : t.expected;
+}
+
+/**
+ * The regex source of one glob. A glob outside the documented syntax never comes from a loaded
+ * policy (globProblem refused it); one given to GlobSet directly is read by micromatch, as
+ * before the syntax was pinned down.
+ */
+function sourceOf(glob: string): string {
+  const t = translate(glob);
+  return t.ok ? t.source : micromatch.makeRe(glob, { nocase: true, dot: true, bash: true }).source;
 }
 
 export class GlobSet {
@@ -33,7 +109,7 @@ export class GlobSet {
   /** For each capture group of `regex`, the index of the glob it belongs to (or -1). */
   private readonly groupOwner: number[] = [];
 
-  /** `globs` must have passed globProblem(). */
+  /** `globs` should have passed globProblem(). */
   constructor(globs: readonly string[]) {
     this.globs = globs;
     const parts: string[] = [];
@@ -43,8 +119,8 @@ export class GlobSet {
         if (!this.literal.has(key)) this.literal.set(key, index);
         return;
       }
-      const source = micromatch.makeRe(glob, OPTIONS).source;
-      // Groups inside picomatch's own source shift our numbering; count them to keep owners right.
+      const source = sourceOf(glob);
+      // Groups inside micromatch's source shift our numbering; count them to keep owners right.
       const inner = (new RegExp(`${source}|`).exec("")?.length ?? 1) - 1;
       this.groupOwner.push(index);
       for (let i = 0; i < inner; i += 1) this.groupOwner.push(-1);
