@@ -15,7 +15,6 @@ const SUBCOMMANDS: Record<string, { file: string; summary: string }> = {
   uninstall: { file: "./commands/uninstall.js", summary: "restore wrapped client configs" },
   verify: { file: "./commands/verify.js", summary: "compare client configs with a baseline" },
   watch: { file: "./commands/watch.js", summary: "report client-config drift as it happens" },
-  demo: { file: "./commands/demo.js", summary: "run a scripted session through effectgate" },
 };
 
 const USAGE = `usage: effectgate [--policy default|FILE] [--level observe|enforce|strict] [--lock FILE]
