@@ -100,8 +100,13 @@ describe("loader problems: one line each, file:line: key: expected X, got Y", ()
       "team.yaml:2: (document): expected valid YAML, got TAB_AS_INDENT: Tabs are not allowed as indentation",
     ]);
     expect(problemsOf(lines("version: 1", "---", "version: 1"))).toEqual([
-      "team.yaml:2: (document): expected valid YAML, got MULTIPLE_DOCS: Source contains multiple documents; please use YAML.parseAllDocuments()",
+      "team.yaml:2: (document): expected one YAML document, got 2",
     ]);
+  });
+
+  it("reads yes and no as words under a %YAML 1.1 directive too", () => {
+    const text = lines("%YAML 1.1", "---", "version: 1", "taint:", "  signatures: no", "mode: observe");
+    expect(problemsOf(text)).toEqual(['team.yaml:5: taint.signatures: expected true or false, got "no"']);
   });
 
   it("reports invalid patterns with the compiler's expectation, at the item's line", () => {

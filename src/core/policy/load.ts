@@ -2,7 +2,7 @@
 // Every problem in the file is collected and thrown together as one ConfigError, one line per
 // problem (`file:line: key: expected X, got Y`). Nothing is defaulted to hide a mistake.
 import type { z } from "zod";
-import { ConfigError, describeValue, type ConfigProblem } from "../errors.js";
+import { ConfigError, type ConfigProblem } from "../errors.js";
 import type { PlatformProfile } from "../paths/api.js";
 import {
   buildPolicy,
@@ -14,33 +14,15 @@ import {
 } from "./compile.js";
 import { nearKey } from "./near-key.js";
 import { ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
-import { formatKeyPath, readYamlTree, type KeyPath, type YamlTree } from "./yaml-tree.js";
-
-function valueAt(root: unknown, path: KeyPath): unknown {
-  // zod reports a path only through the mappings and lists it walked into, so every step but
-  // the last lands on a container.
-  let here: unknown = root;
-  for (const part of path) here = (here as Record<string | number, unknown>)[part];
-  return here;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "an empty value";
-  return describeValue(value);
-}
-
-/** The line of the value at `path`, else of its key, else of the closest parent that has one. */
-function lineFor(tree: YamlTree, path: KeyPath, preferKey: boolean): number {
-  for (let n = path.length; n >= 0; n -= 1) {
-    const at = formatKeyPath(path.slice(0, n));
-    // Every key that has a line also has a value line (an empty value takes the key's), so the
-    // `key:` entry is only worth asking for when the key's own line is wanted.
-    const line = (preferKey ? tree.lines.get(`key:${at}`) : undefined) ?? tree.lines.get(at);
-    if (line !== undefined) return line;
-  }
-  return 1;
-}
+import {
+  describeFound,
+  formatKeyPath,
+  lineFor,
+  readYamlTree,
+  valueAt,
+  type KeyPath,
+  type YamlTree,
+} from "./yaml-tree.js";
 
 function unknownKeyProblem(tree: YamlTree, parent: KeyPath, key: string): Omit<ConfigProblem, "file"> {
   const section = parent.map(String).join(".");
@@ -78,7 +60,7 @@ function schemaProblems(tree: YamlTree, issues: readonly z.core.$ZodIssue[]): Om
       line: lineFor(tree, path, value === undefined),
       key: formatKeyPath(path),
       expected,
-      got: describe(value),
+      got: describeFound(value),
     });
   }
   return out;

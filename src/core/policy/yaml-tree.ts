@@ -2,7 +2,8 @@
 // so that each problem found later (by the schema or the pattern compiler) can name its line.
 // We walk the node tree ourselves rather than calling toJS(): toJS() throws on the first
 // alias, merges duplicate keys silently, and forgets where things were.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Node } from "yaml";
+import { describeValue } from "../errors.js";
 
 export type KeyPath = readonly (string | number)[];
 
@@ -31,10 +32,32 @@ export function formatKeyPath(path: KeyPath): string {
   return out === "" ? "(document)" : out;
 }
 
-export function readYamlTree(text: string): YamlTree {
+export interface TreeOptions {
+  /** What an empty document should have been (a policy: "a mapping with version: 1"). */
+  empty?: string;
+  /**
+   * Whether aliases are read as the value they name. A policy refuses them (an unquoted `*` glob
+   * is an alias); attack scenarios use them to repeat a tool list.
+   */
+  aliases?: boolean;
+}
+
+/** More alias expansions than this is a "billion laughs" document (or a cycle), not a file. */
+const MAX_ALIASES = 1000;
+
+export function readYamlTree(text: string, options: TreeOptions = {}): YamlTree {
+  const { empty = "a mapping with version: 1", aliases = false } = options;
+  let expanded = 0;
   const counter = new LineCounter();
   // uniqueKeys off: duplicates are reported below with their key path, not as a bare offset.
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false, prettyErrors: false });
+  // schema "core" whatever the file says: a `%YAML 1.1` directive would otherwise turn yes/no
+  // into booleans, which every other file has refused as strings.
+  const doc = parseDocument(text, {
+    lineCounter: counter,
+    uniqueKeys: false,
+    prettyErrors: false,
+    schema: "core",
+  });
   const lines = new Map<string, number>();
   const problems: TreeProblem[] = [];
   const lineOf = (offset: number | undefined): number =>
@@ -42,6 +65,17 @@ export function readYamlTree(text: string): YamlTree {
 
   const yamlIssues = [...doc.errors, ...doc.warnings];
   for (const issue of yamlIssues) {
+    if (issue.code === "MULTIPLE_DOCS") {
+      // The library's own words point at its API (parseAllDocuments), not at the file.
+      const count = parseAllDocuments(text).length;
+      problems.push({
+        path: [],
+        line: lineOf(issue.pos[0]),
+        expected: "one YAML document",
+        got: String(count),
+      });
+      continue;
+    }
     const got = issue.message.split("\n")[0] ?? issue.code;
     problems.push({
       path: [],
@@ -56,6 +90,22 @@ export function readYamlTree(text: string): YamlTree {
     const here = formatKeyPath(path);
     const start = (node as Node | null)?.range?.[0];
     lines.set(here, lineOf(start));
+    if (isAlias(node) && aliases) {
+      const target = node.resolve(doc);
+      expanded += 1;
+      if (target === undefined || expanded > MAX_ALIASES) {
+        problems.push({
+          path,
+          line: lineOf(start),
+          expected: `an alias that names an anchor (at most ${MAX_ALIASES} in a file)`,
+          got: `alias *${node.source}`,
+        });
+        return undefined;
+      }
+      const value = convert(target, path);
+      lines.set(here, lineOf(start));
+      return value;
+    }
     if (isAlias(node)) {
       problems.push({
         path,
@@ -102,8 +152,37 @@ export function readYamlTree(text: string): YamlTree {
   };
 
   if (doc.contents === null) {
-    problems.push({ path: [], line: 1, expected: "a mapping with version: 1", got: "an empty document" });
+    problems.push({ path: [], line: 1, expected: empty, got: "an empty document" });
     return { value: undefined, lines, problems, broken: true };
   }
   return { value: convert(doc.contents, []), lines, problems, broken: false };
+}
+
+/** The line of the value at `path`, else of its key, else of the closest parent that has one. */
+export function lineFor(tree: YamlTree, path: KeyPath, preferKey: boolean): number {
+  for (let n = path.length; n >= 0; n -= 1) {
+    const at = formatKeyPath(path.slice(0, n));
+    // Every key that has a line also has a value line (an empty value takes the key's), so the
+    // `key:` entry is only worth asking for when the key's own line is wanted.
+    const line = (preferKey ? tree.lines.get(`key:${at}`) : undefined) ?? tree.lines.get(at);
+    if (line !== undefined) return line;
+  }
+  return 1;
+}
+
+/** The value at `path` of a tree's plain value, or undefined when a step is missing. */
+export function valueAt(root: unknown, path: KeyPath): unknown {
+  let here: unknown = root;
+  for (const part of path) {
+    if (here === null || typeof here !== "object" || !Object.hasOwn(here, part)) return undefined;
+    here = (here as Record<string | number, unknown>)[part];
+  }
+  return here;
+}
+
+/** "got …" words for a value found in a file (or not found). */
+export function describeFound(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "an empty value";
+  return describeValue(value);
 }
