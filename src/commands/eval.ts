@@ -4,7 +4,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LineCounter, parseDocument } from "yaml";
 import { ConfigError, EXIT, UsageError, type ConfigProblem } from "../core/errors.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../core/policy/api.js";
@@ -15,7 +14,9 @@ import { inferHome } from "../core/evaluation/home.js";
 import { mapResolver, syntheticProfile } from "../core/evaluation/machine.js";
 import { evaluateAttacks, type RecallReport } from "../core/evaluation/recall.js";
 import { formatBenign, formatRecall } from "../core/evaluation/report.js";
-import { Scenario } from "../core/evaluation/scenario.js";
+import { thresholdFailures } from "../core/evaluation/thresholds.js";
+import type { Scenario } from "../core/evaluation/scenario.js";
+import { parseScenarioFile } from "../core/evaluation/scenario-file.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
 import { listLogs, readLogFile } from "../log/reader.js";
 import { readPolicy } from "../relay/policy-file.js";
@@ -39,70 +40,48 @@ function policyCache(spec: string | undefined): (profile: PlatformProfile) => Co
   };
 }
 
-function lineOf(text: string, path: readonly PropertyKey[]): number | undefined {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
-  for (let n = path.length; n >= 0; n--) {
-    const node = doc.getIn(path.slice(0, n) as unknown[], true) as
-      { range?: [number, number, number] } | undefined;
-    if (node && typeof node === "object" && node.range) return counter.linePos(node.range[0]).line;
-  }
-  return undefined;
-}
-
 export function loadScenarios(dir: string): Scenario[] {
+  if (!isDir(dir)) {
+    const why = existsSync(dir) ? "which is not a folder" : "which does not exist";
+    throw new UsageError(`eval: --attack expected a folder of scenario files, got "${dir}", ${why}`);
+  }
   let names: string[];
   try {
     names = readdirSync(dir)
       .filter((n) => /\.(ya?ml|json)$/.test(n) && !n.startsWith("."))
       .sort();
   } catch {
-    throw new UsageError(
-      `eval: --attack expected a folder of scenario files, got "${dir}", which cannot be read`,
-    );
+    throw new UsageError(`eval: --attack expected a readable folder of scenario files, got "${dir}"`);
   }
   const problems: ConfigProblem[] = [];
   const out: Scenario[] = [];
   const seen = new Map<string, string>();
   for (const name of names) {
     const file = join(dir, name);
-    const text = readFileSync(file, "utf8");
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
-    if (doc.errors.length > 0) {
-      const e = doc.errors[0];
-      problems.push({
-        file,
-        ...(e?.linePos?.[0] ? { line: e.linePos[0].line } : {}),
-        key: "(document)",
-        expected: "valid YAML or JSON",
-        got: e?.message.split("\n")[0] ?? "a parse error",
-      });
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      problems.push({ file, key: "(document)", expected: "a readable file", got: "an unreadable one" });
       continue;
     }
-    const parsed = Scenario.safeParse(doc.toJS());
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues.slice(0, 5)) {
-        const line = lineOf(text, issue.path);
-        problems.push({
-          file,
-          ...(line !== undefined ? { line } : {}),
-          key: issue.path.join(".") || "(scenario)",
-          expected: "a valid scenario",
-          got: issue.message,
-        });
-      }
+    const parsed = parseScenarioFile(text, file);
+    if (!parsed.ok) {
+      problems.push(...parsed.problems);
       continue;
     }
-    const prior = seen.get(parsed.data.id);
+    const { id } = parsed.scenario;
+    const prior = seen.get(id);
     if (prior !== undefined)
       problems.push({
         file,
+        line: parsed.idLine,
         key: "id",
         expected: "an id no other scenario uses",
-        got: `${parsed.data.id}, also in ${prior}`,
+        got: `${id}, also in ${prior}`,
       });
-    seen.set(parsed.data.id, name);
-    out.push(parsed.data);
+    seen.set(id, name);
+    out.push(parsed.scenario);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return out;
@@ -134,20 +113,24 @@ export async function run(args: string[]): Promise<number> {
   const makeJudge = (env: JudgeEnvironment) => createSessionJudge(policyFor(env.profile), env);
   const policyName = opts.policy ?? "default";
 
+  // Every list applies: the benign folder's own file (the docs promise it always does), each
+  // --exclude-file, then --exclude. A later reason for the same id wins.
   const exclude = new Map<string, string>();
-  const excludeFile =
-    opts.excludeFile ??
-    (benignPath && isDir(benignPath) && existsSync(join(benignPath, "excluded-sessions.txt"))
-      ? join(benignPath, "excluded-sessions.txt")
-      : undefined);
-  if (excludeFile !== undefined) {
+  const folderFile = benignPath === undefined ? undefined : join(benignPath, "excluded-sessions.txt");
+  const lists = [
+    ...(folderFile !== undefined && isDir(benignPath as string) && existsSync(folderFile)
+      ? [folderFile]
+      : []),
+    ...(opts.excludeFiles ?? []),
+  ];
+  for (const file of lists) {
     let text: string;
     try {
-      text = readFileSync(excludeFile, "utf8");
+      text = readFileSync(file, "utf8");
     } catch {
-      throw new UsageError(`eval: --exclude-file expected a readable file, got "${excludeFile}"`);
+      throw new UsageError(`eval: --exclude-file expected a readable file, got "${file}"`);
     }
-    for (const [id, why] of parseExcludeFile(text, excludeFile)) exclude.set(id, why);
+    for (const [id, why] of parseExcludeFile(text, file)) exclude.set(id, why);
   }
   for (const id of opts.exclude) exclude.set(id, "excluded on the command line");
 
@@ -171,23 +154,14 @@ export async function run(args: string[]): Promise<number> {
     );
   }
 
-  const failures: string[] = [];
-  if (opts.minRecall !== undefined && attack) {
-    const r = attack.perLevel.enforce.recall;
-    if (r === null || r < opts.minRecall)
-      failures.push(
-        `recall at enforce ${r === null ? "n/a" : r.toFixed(3)} is below --min-recall ${opts.minRecall}`,
-      );
-  }
-  if (opts.maxBlocksPerWeek !== undefined && benign) {
-    const rate = benign.enforce;
-    if (!rate.ok)
-      failures.push(`--max-blocks-per-week ${opts.maxBlocksPerWeek} cannot be checked: ${rate.why}`);
-    else if (rate.perWeek > opts.maxBlocksPerWeek)
-      failures.push(
-        `blocks per week at enforce ${rate.perWeek.toFixed(1)} is above --max-blocks-per-week ${opts.maxBlocksPerWeek}`,
-      );
-  }
+  // An --exclude id that names no session is almost always a typo: the session it meant to
+  // leave out is still counted, so say so rather than measure something else.
+  const unmatched = opts.exclude.filter((id) => !benign?.excluded.some((e) => e.sid === id));
+  if (unmatched.length > 0)
+    throw new UsageError(
+      `eval: --exclude expected ids of sessions in the benign logs, got ${unmatched.map((id) => JSON.stringify(id)).join(", ")}, which ${unmatched.length === 1 ? "names" : "name"} none`,
+    );
+  const failures = thresholdFailures(opts, attack, benign);
 
   if (opts.json) {
     process.stdout.write(

@@ -66,7 +66,7 @@ describe("eval on a tiny corpus with known answers", () => {
     const attack = writeAttack(dir);
     const low = evalCli(["--attack", attack, "--min-recall", "0.9"], env);
     expect(low.code).toBe(1);
-    expect(low.out).toContain("threshold missed: recall at enforce 0.500 is below --min-recall 0.9");
+    expect(low.out).toContain("threshold missed: recall at enforce 1/2 = 0.500 is below --min-recall 0.9");
     expect(evalCli(["--attack", attack, "--min-recall", "50%"], env).code).toBe(0);
   });
 

@@ -44,11 +44,12 @@ export type Rate =
 /** Blocks per week of active time, or why it cannot be said. */
 export function blocksPerWeek(blocks: number, calls: number, active: number): Rate {
   if (active < MIN_ACTIVE_MS) {
+    const minutes = Math.floor(active / 60000);
     return {
       ok: false,
       blocks,
       calls,
-      why: `not enough traffic to say: ${calls} calls over ${Math.floor(active / 60000)} minutes of active time (need at least 60)`,
+      why: `not enough traffic to say: ${calls} calls over ${minutes === 1 ? "1 minute" : `${minutes} minutes`} of active time (need at least 60)`,
     };
   }
   return { ok: true, perWeek: (blocks * WEEK_MS) / active, blocks, calls };

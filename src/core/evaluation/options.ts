@@ -2,17 +2,19 @@
 import { UsageError } from "../errors.js";
 
 export const HELP = `usage: effectgate eval [--attack DIR] [--benign FILE|DIR] [--policy default|FILE] [--json]
-                      [--min-recall R] [--max-blocks-per-week N] [--exclude ID...] [--exclude-file F]
+                      [--min-recall R] [--max-blocks-per-week N] [--exclude ID...] [--exclude-file F]...
 
 Measure a policy. With neither --attack nor --benign, both shipped corpora are used.
   --attack DIR            attack scenarios (corpus/attack): recall per level and category
   --benign FILE|DIR       session logs of ordinary work: every call judged again, blocks per week
                           of active time (a folder's excluded-sessions.txt is applied)
   --policy P              the policy to measure (default: the shipped one)
-  --min-recall R          exit 1 when recall at enforce is below R (0..1, or a percentage like 90%)
-  --max-blocks-per-week N exit 1 when blocks per week at enforce exceed N (or cannot be said)
-  --exclude ID...         leave these benign sessions out
-  --exclude-file F        leave out the sessions listed in F, one "ID  # reason" per line
+  --min-recall R          exit 1 when recall at enforce is below R (0..1, or a percentage like 90%),
+                          or when no attack scenario was measured
+  --max-blocks-per-week N exit 1 when blocks per week at enforce exceed N, or cannot be said
+  --exclude ID...         leave these benign sessions out (an ID that names no session is an error)
+  --exclude-file F        also leave out the sessions listed in F, one "ID  # reason" per line
+                          (repeatable; a benign folder's excluded-sessions.txt always applies)
   --json                  one JSON document instead of text
 `;
 
@@ -25,16 +27,21 @@ export interface EvalOptions {
   minRecall?: number;
   maxBlocksPerWeek?: number;
   exclude: string[];
-  excludeFile?: string;
+  /** Every --exclude-file, in order (absent when none was given). */
+  excludeFiles?: string[];
 }
+
+/** Plain decimal notation only: Number() would also take 0x1, 1e-1, Infinity and " 1". */
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 function number(flag: string, raw: string | undefined, percent: boolean): number {
   if (raw === undefined) throw new UsageError(`eval: ${flag} expected a number, got nothing`);
   const isPct = percent && raw.endsWith("%");
-  const n = Number(isPct ? raw.slice(0, -1) : raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < 0)
+  const digits = isPct ? raw.slice(0, -1) : raw;
+  if (!DECIMAL.test(digits))
     throw new UsageError(`eval: ${flag} expected a non-negative number, got "${raw}"`);
-  const v = isPct ? n / 100 : n;
+  // `e-2` shifts the decimal point, so 84.5% is exactly the number 0.845 (84.5 / 100 is not).
+  const v = Number(isPct ? `${digits}e-2` : digits);
   if (percent && v > 1)
     throw new UsageError(`eval: ${flag} expected a fraction from 0 to 1 (or a percentage), got "${raw}"`);
   return v;
@@ -68,7 +75,7 @@ export function parseEvalArgs(args: readonly string[]): EvalOptions {
         o.policy = value(i++, a);
         break;
       case "--exclude-file":
-        o.excludeFile = value(i++, a);
+        (o.excludeFiles ??= []).push(value(i++, a));
         break;
       case "--min-recall":
         o.minRecall = number(a, args[++i], true);

@@ -58,7 +58,7 @@ export function formatBenign(b: BenignReport, policy: string): string[] {
     `benign traffic: ${b.sessions} sessions, ${b.calls} judged calls, ${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m active; policy ${esc(policy)}`,
   ];
   if (b.excluded.length > 0) {
-    out.push(`  excluded ${b.excluded.length} sessions:`);
+    out.push(`  excluded ${b.excluded.length === 1 ? "1 session" : `${b.excluded.length} sessions`}:`);
     for (const e of b.excluded) out.push(`    ${esc(e.sid)}  # ${esc(e.reason)}`);
   }
   if (b.unreadableLines > 0) out.push(`  ${b.unreadableLines} unreadable log lines skipped`);
