@@ -2,7 +2,7 @@
 // Pattern problems are returned (not thrown) with their key paths so that the loader can give
 // each its line and report them together with every other problem in the file.
 import type { Level, Verdict } from "../types.js";
-import type { PathPattern, PathResolver, PlatformProfile } from "../paths/api.js";
+import type { CompiledPattern, PathPattern, PathResolver, PlatformProfile } from "../paths/api.js";
 import { compilePathPattern, type CompiledPathPattern } from "../paths/pattern.js";
 import { createPatternSet, type PatternSet } from "../paths/pattern-set.js";
 import type { CompiledPolicy, PathList } from "./api.js";
@@ -53,6 +53,36 @@ function globList(raw: unknown, at: [string, string], problems: PolicyProblem[])
   return new GlobSet(good);
 }
 
+// A pattern anchored the Windows way: a drive (`C:\`, `C:/`), a share (`\\server\share`), or a
+// `%VAR%` / `$env:VAR` variable. Off Windows it names nothing, and the POSIX rules would read its
+// `\` as part of a name (so `%APPDATA%\Claude\**` had `**` in the middle and was refused).
+const WINDOWS_ANCHOR = /^(?:[A-Za-z]:[\\/]|\\\\|%[^%/\\]+%|\$env:[A-Za-z_]\w*)/i;
+/** Only the shape is checked on Windows' rules; no variable is set, so nothing is expanded. */
+const WINDOWS_SHAPE: PlatformProfile = { platform: "win32", home: "C:\\", env: {}, cwd: "C:\\" };
+
+/**
+ * A Windows-anchored pattern on another platform is inert (one policy may serve all three
+ * systems, docs/policy.md), but only once Windows' own rules accept it: a mistake in it is
+ * reported wherever the policy is loaded. Patterns this profile's rules accept (such as
+ * `%APPDATA%/x/**`, inert here for its unset variable) are left to them.
+ */
+function compileForProfile(text: string, profile: PlatformProfile): CompiledPattern {
+  const here = compilePathPattern(text, profile);
+  const windows = profile.platform === "win32" ? null : WINDOWS_ANCHOR.exec(text.trim());
+  if (here.ok || windows === null) return here;
+  const onWindows = compilePathPattern(text, WINDOWS_SHAPE);
+  if (!onWindows.ok) return onWindows;
+  const never = (): boolean => false;
+  const inert: CompiledPathPattern = {
+    body: text,
+    form: text.trim().endsWith("**") ? "subtree" : "file",
+    inert: `a Windows path starting ${windows[0]}: names nothing on ${profile.platform}`,
+    test: never,
+    below: never,
+  };
+  return { ok: true, pattern: inert };
+}
+
 /**
  * Compile every list of `raw` (a policy document, validated or not: items that are not strings
  * are skipped here because the schema reports them) on `profile`.
@@ -66,7 +96,7 @@ export function compileLists(
   for (const list of PATH_LISTS) {
     const compiled: PathPattern[] = [];
     for (const [text, i] of stringItems(section(section(raw, "paths"), list))) {
-      const c = compilePathPattern(text, profile);
+      const c = compileForProfile(text, profile);
       if (c.ok) compiled.push(c.pattern);
       else problems.push({ path: ["paths", list, i], expected: c.expected, got: JSON.stringify(text) });
     }
