@@ -45,6 +45,12 @@ function profileFor(
   return { profile: { platform, home: h, env, cwd: cwd ?? h }, resolver: { realpath: () => undefined } };
 }
 
+/** `/…` on linux and darwin; `C:\…`, `C:/…` or `\\server\share\…` on win32. */
+function isAbsoluteOn(platform: Platform, path: string): boolean {
+  if (platform !== "win32") return path.startsWith("/");
+  return /^[A-Za-z]:[\\/]|^[\\/]{2}[^\\/]+[\\/][^\\/]+/.test(path);
+}
+
 function describeEffect(item: JudgedEffect): string {
   const e = item.effect;
   const lines = [`  ${e.operation} ${e.kind}  at ${e.at}`, `    spelled    ${JSON.stringify(e.spelled)}`];
@@ -111,8 +117,16 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError(
       `check: --method: expected tools/call, prompts/get or resources/read, got ${JSON.stringify(o.method)}`,
     );
-  if (o.method !== "resources/read" && o.tool === undefined)
-    throw new UsageError("check: --tool: expected a tool name, got none");
+  if (o.method !== "resources/read" && (o.tool === undefined || o.tool === ""))
+    throw new UsageError(
+      `check: --tool: expected a tool name, got ${o.tool === undefined ? "none" : "an empty one"}`,
+    );
+  // Checked before the policy is loaded: a relative home would otherwise be blamed on the
+  // policy's `~/…` patterns, one line each, and an empty one would make `~` the root.
+  if (o.home !== undefined && !isAbsoluteOn(platform, o.home))
+    throw new UsageError(
+      `check: --home: expected an absolute path (for ${platform}), got ${JSON.stringify(o.home)}`,
+    );
 
   // Duplicate keys are not a usage error: the relay would refuse such a call, and check says so.
   let parsedArgs: unknown;
@@ -143,7 +157,8 @@ export async function run(args: string[]): Promise<number> {
   const inForce: Level = level ?? policy.mode ?? "observe";
 
   const out: string[] = [];
-  out.push(`${o.method} ${subject}`);
+  // A call without its subject (resources/read with no uri) is named by its method alone.
+  out.push(subject === o.method ? o.method : `${o.method} ${subject}`);
   out.push(
     `policy ${policy.source} (sha256 ${policy.sha256.slice(0, 12)}), platform ${platform}, home ${profile.home}, cwd ${profile.cwd}, tainted ${decision.tainted ? "yes" : "no"}`,
   );
