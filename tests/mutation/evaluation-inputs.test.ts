@@ -63,7 +63,7 @@ describe("eval words", () => {
       minRecall: 0.5,
       maxBlocksPerWeek: 3,
       exclude: ["s1", "s2"],
-      excludeFile: "x.txt",
+      excludeFiles: ["x.txt"],
     });
     expect(parseEvalArgs(["--help"]).help).toBe(true);
     expect(parseEvalArgs(["-h"]).help).toBe(true);

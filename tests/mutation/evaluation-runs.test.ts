@@ -614,7 +614,7 @@ describe("benign report", () => {
     );
     expect(formatBenign(r, "pol")).toEqual([
       "benign traffic: 1 sessions, 4 judged calls, 0h03m active; policy pol",
-      "  excluded 1 sessions:",
+      "  excluded 1 session:",
       "    (unknown)  # torn\\x07",
       "  1 unreadable log lines skipped",
       "  verdicts: 0 allow, 1 confirm, 3 deny",
