@@ -131,7 +131,7 @@ function codeText() {
       else if (/\.(js|mjs|cjs|ts|md)$/.test(e.name)) files.push(p);
     }
   };
-  for (const dep of ["yaml", "zod", "commander", "micromatch", "pino"]) walk(join(root, "node_modules", dep));
+  for (const dep of ["yaml", "zod", "commander", "smol-toml", "pino"]) walk(join(root, "node_modules", dep));
   let text = files.map((f) => readFileSync(f, "utf8")).join("\n");
   if (text.length === 0) return undefined;
   while (text.length < 4 * MiB) text += text;

@@ -12,10 +12,8 @@
 // for the rest, each glob a capture group in list order. A lookup is a hash probe and a single
 // regex run instead of one test per glob, and the first group that took part is the first glob
 // of the list that matches (alternation is ordered and the regex is anchored at both ends).
-import micromatch from "micromatch";
-
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-/** Longer globs are refused (the limit micromatch had, kept so that a glob stays a glob). */
+/** Longer globs are refused, so that a glob stays a glob. */
 const MAX_GLOB = 65_536;
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
 
@@ -92,24 +90,21 @@ export function globProblem(glob: string): string | undefined {
   return t.ok ? undefined : t.expected;
 }
 
-/**
- * The regex source of one glob. A glob outside the documented syntax never comes from a loaded
- * policy (globProblem refused it); one given to GlobSet directly is read by micromatch, as
- * before the syntax was pinned down.
- */
+/** The regex source of one glob that passed globProblem(). */
 function sourceOf(glob: string): string {
   const t = translate(glob);
-  return t.ok ? t.source : micromatch.makeRe(glob, { nocase: true, dot: true, bash: true }).source;
+  if (!t.ok) throw new Error(`glob ${JSON.stringify(glob)}: expected ${t.expected}`);
+  return t.source;
 }
 
 export class GlobSet {
   readonly globs: readonly string[];
   private readonly literal = new Map<string, number>();
   private readonly regex: RegExp | undefined;
-  /** For each capture group of `regex`, the index of the glob it belongs to (or -1). */
+  /** For each capture group of `regex`, the index of the glob it belongs to. */
   private readonly groupOwner: number[] = [];
 
-  /** `globs` should have passed globProblem(). */
+  /** `globs` must have passed globProblem(). */
   constructor(globs: readonly string[]) {
     this.globs = globs;
     const parts: string[] = [];
@@ -119,12 +114,9 @@ export class GlobSet {
         if (!this.literal.has(key)) this.literal.set(key, index);
         return;
       }
-      const source = sourceOf(glob);
-      // Groups inside micromatch's source shift our numbering; count them to keep owners right.
-      const inner = (new RegExp(`${source}|`).exec("")?.length ?? 1) - 1;
+      // translate() writes non-capturing groups only: capture group g + 1 is glob index.
       this.groupOwner.push(index);
-      for (let i = 0; i < inner; i += 1) this.groupOwner.push(-1);
-      parts.push(`(${source})`);
+      parts.push(`(${sourceOf(glob)})`);
     });
     this.regex = parts.length > 0 ? new RegExp(`^(?:${parts.join("|")})$`, "i") : undefined;
   }
@@ -136,7 +128,7 @@ export class GlobSet {
     if (m) {
       for (let g = 1; g < m.length; g += 1) {
         const owner = this.groupOwner[g - 1];
-        if (owner !== undefined && owner >= 0 && m[g] !== undefined) {
+        if (owner !== undefined && m[g] !== undefined) {
           if (best === undefined || owner < best) best = owner;
           break;
         }
