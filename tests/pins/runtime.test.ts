@@ -1,81 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, MAIN, sandbox } from "./helpers.js";
+import { cli, fixture, sandbox, session, handshake, call, type Msg } from "./helpers.js";
 
 // End to end through the relay: `node dist/main.js --level enforce --lock … -- <fixture>`.
 // The fixture records every message it receives, so "refused" is judged by what the server saw.
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, read loosely in assertions
-type Msg = Record<string, any>;
-
-/** Runs the relay, sends `messages` one by one, waiting for the answer to each request. */
-async function session(
-  box: ReturnType<typeof sandbox>,
-  args: string[],
-  messages: Msg[],
-): Promise<{ answers: Map<number, Msg>; stderr: string; code: number | null }> {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    cwd: box.dir,
-    env: box.env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const answers = new Map<number, Msg>();
-  let stderr = "";
-  let buf = "";
-  const waiters = new Map<number, () => void>();
-  child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
-  child.stdout.on("data", (d: Buffer) => {
-    buf += d.toString();
-    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      let m: Msg;
-      try {
-        m = JSON.parse(line) as Msg;
-      } catch {
-        continue;
-      }
-      if (typeof m.id === "number" && m.method === undefined) {
-        answers.set(m.id, m);
-        waiters.get(m.id)?.();
-      }
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  for (const m of messages) {
-    if (child.exitCode !== null) break;
-    child.stdin.write(`${JSON.stringify(m)}\n`);
-    if (m.id !== undefined) {
-      await Promise.race([
-        new Promise<void>((r) => waiters.set(m.id as number, r)),
-        exited,
-        new Promise((r) => setTimeout(r, 15_000)),
-      ]);
-    }
-  }
-  child.stdin.end();
-  const code = await exited;
-  return { answers, stderr, code };
-}
-
-const handshake = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
-];
-const call = (id: number, name: string) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: { name, arguments: { path: "/tmp/x" } },
-});
 
 describe("pins at run time (through the relay)", () => {
   it("at enforce, a call to a tool changed since approval never reaches the server", async () => {
