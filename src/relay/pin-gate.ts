@@ -99,16 +99,14 @@ export function createPinGate(opts: PinGateOptions): Gate {
         // Cut descriptions would read as changed ones; the list is only known to be too big.
         ctx.record("pin", { kind: "unreadable-list", got: "cut" });
         ctx.announce(
-          "effectgate: pin: a tools/list answer was too large to read whole (it was cut for reading); nothing in it was checked",
+          "pin: a tools/list answer was too large to read whole (it was cut for reading); nothing in it was checked",
         );
         return;
       }
       const tools = result["tools"];
       if (!Array.isArray(tools)) {
         ctx.record("pin", { kind: "unreadable-list", got: typeof tools });
-        ctx.announce(
-          "effectgate: pin: a tools/list answer has no list of tools; nothing in it can be checked",
-        );
+        ctx.announce("pin: a tools/list answer has no list of tools; nothing in it can be checked");
         return;
       }
       const first = !(isObj(seen.request.params) && seen.request.params["cursor"] !== undefined);
@@ -117,7 +115,7 @@ export function createPinGate(opts: PinGateOptions): Gate {
         ctx.record("pin", { kind: c.kind, tool: c.tool, severity: c.severity, sentences: c.sentences });
         for (const s of c.sentences)
           ctx.announce(
-            `effectgate: pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,
+            `pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,
           );
       }
     },

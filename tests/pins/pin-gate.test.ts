@@ -67,6 +67,7 @@ describe("pin gate", () => {
       },
     });
     expect(lines.join("\n")).toContain('[high] tool "read_file": description changed');
+    expect(lines.every((l) => l.startsWith("pin: "))).toBe(true); // the relay adds "effectgate: "
     const refused = await gate.judge(call(3, "read_file"), c);
     expect(refused.action).toBe("refuse");
     expect(refused.action === "refuse" && refused.text).toBe(
@@ -96,6 +97,7 @@ describe("pin gate", () => {
     await gate.observe!({ ...listed([honest[0]!, { ...honest[1]!, description: "Read a" }]), cut: true }, c);
     expect(records).toEqual([{ ev: "pin", data: { kind: "unreadable-list", got: "cut" } }]);
     expect(lines.join("\n")).toContain("too large to read whole");
+    expect(lines).toEqual([expect.stringMatching(/^pin: /)]);
     await gate.judge(call(3, "read_file"), c);
     expect(records.filter((r) => r.data["kind"] === "call")).toEqual([]);
   });

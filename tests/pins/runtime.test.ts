@@ -22,7 +22,11 @@ describe("pins at run time (through the relay)", () => {
     expect(JSON.stringify(refused)).toContain("changed since it was approved (description changed)");
     expect(JSON.stringify(refused)).toContain("effectgate approve --diff -- node");
     expect(answers.get(4)?.result?.content?.[0]?.text).toBe("ok list_dir");
-    expect(stderr).toContain('tool "read_file": description changed');
+    // The relay adds "effectgate: " to every notice; the gate must not add it again.
+    expect(stderr).toMatch(
+      /^effectgate: pin: \[high\] tool "read_file": description changed; review with: /m,
+    );
+    expect(stderr).not.toContain("effectgate: effectgate:");
     const received = readFileSync(join(box.state, "received.jsonl"), "utf8")
       .trim()
       .split("\n")
