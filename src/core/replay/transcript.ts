@@ -233,26 +233,25 @@ class SessionBuilder {
         return;
       }
       case "refusal":
-      case "refused": {
-        // One refusal may answer several calls (a batch): `id`, or a list in `ids`.
-        const ids = [id, ...(Array.isArray(d["ids"]) ? d["ids"] : [])].filter(
-          (x): x is string | number => typeof x === "string" || typeof x === "number",
-        );
-        for (const one of ids) {
-          if (this.refused.has(idKey("c2s", one))) continue;
-          this.refused.add(idKey("c2s", one));
-          this.session.summary.noteRefused(idKey("c2s", one));
+      case "refused":
+        for (const call of refusedCalls(d)) {
+          if (call.id !== undefined) {
+            // A decision event may have said it already (the policy gate logs one); one line is enough.
+            if (this.refused.has(idKey("c2s", call.id))) continue;
+            this.refused.add(idKey("c2s", call.id));
+            this.session.summary.noteRefused(idKey("c2s", call.id));
+          }
           items.push({
             line,
             offsetMs: at,
             kind: "event",
             marker: "REFUSED",
-            id: one,
-            detail: str("reason") ?? str("text") ?? "",
+            ...(call.method !== undefined ? { method: call.method } : {}),
+            ...(call.id !== undefined ? { id: call.id } : {}),
+            detail: call.text,
           });
         }
         return;
-      }
       case "ask":
         items.push({
           line,
@@ -305,6 +304,30 @@ class SessionBuilder {
     this.session.summary.finish();
     return this.session;
   }
+}
+
+type RefusedCall = { method: string | undefined; id: JsonRpcId | undefined; text: string };
+
+/**
+ * The calls one refusal answered. The relay writes `refused {batch, calls: [{method, id,
+ * problem, text}]}` (docs/log-format.md); an id of null means the call had no usable id. Older
+ * logs wrote `refusal` with `id`, or `ids` for a batch, and `reason` or `text`.
+ */
+function refusedCalls(d: Record<string, unknown>): RefusedCall[] {
+  const idOf = (v: unknown): JsonRpcId | undefined =>
+    typeof v === "string" || typeof v === "number" ? v : undefined;
+  const textOf = (r: Record<string, unknown>): string =>
+    typeof r["reason"] === "string" ? r["reason"] : typeof r["text"] === "string" ? r["text"] : "";
+  if (Array.isArray(d["calls"]))
+    return d["calls"].filter(isRecord).map((c) => ({
+      method: typeof c["method"] === "string" ? c["method"] : undefined,
+      id: idOf(c["id"]),
+      text: textOf(c),
+    }));
+  return [d["id"], ...(Array.isArray(d["ids"]) ? d["ids"] : [])]
+    .map(idOf)
+    .filter((id) => id !== undefined)
+    .map((id) => ({ method: undefined, id, text: textOf(d) }));
 }
 
 function describeFacts(d: Record<string, unknown>): string {
