@@ -1,9 +1,11 @@
 // `effectgate replay [LOG|DIR] [--json]`: a readable, deterministic transcript of session logs.
-import { relative } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { UsageError } from "../core/errors.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
 import { formatFile, jsonRecords } from "../core/replay/format.js";
 import { buildTranscript } from "../core/replay/transcript.js";
+import type { LogEntry } from "../core/replay/entries.js";
+import { parseLogFileName } from "../log/naming.js";
 import { defaultSessionsDir, listLogs, readLogFile } from "../log/reader.js";
 
 const HELP = `usage: effectgate replay [LOG|DIR] [--json]
@@ -44,14 +46,60 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(`no session logs (*.jsonl) in ${path}\n`);
     return 0;
   }
-  for (const file of files) {
-    const shown = target === undefined || files.length > 1 ? relative(path, file) || file : file;
-    const sessions = buildTranscript(readLogFile(file));
+  const namedFile = files.length === 1 && files[0] === path;
+  for (const parts of sessionParts(namedFile ? withLaterParts(path) : files)) {
+    const shownOf = (file: string): string =>
+      target === undefined || files.length > 1 ? relative(path, file) || file : file;
+    const later = parts.slice(1).map((f) => parseLogFileName(basename(f))?.part);
+    const shown = `${shownOf(parts[0] as string)}${later.length > 0 ? ` (+ parts ${later.join(", ")})` : ""}`;
+    const sessions = buildTranscript(parts.flatMap(readPart));
     if (json) {
-      for (const rec of jsonRecords(shown, sessions)) process.stdout.write(`${terminalSafeJson(rec)}\n`);
+      const names = parts.length > 1 ? parts.map(shownOf) : undefined;
+      for (const rec of jsonRecords(shownOf(parts[0] as string), sessions, names))
+        process.stdout.write(`${terminalSafeJson(rec)}\n`);
     } else {
       process.stdout.write(`${formatFile(shown, sessions).join("\n")}\n`);
     }
   }
   return 0;
+}
+
+/** A log's entries; those of a later part of a rotated session say which part they are in. */
+function readPart(file: string): LogEntry[] {
+  const part = parseLogFileName(basename(file))?.part ?? 1;
+  const entries = readLogFile(file);
+  return part === 1 ? entries : entries.map((e) => ({ ...e, part }));
+}
+
+const sessionOf = (file: string): string | undefined => {
+  const n = parseLogFileName(basename(file));
+  return n ? `${n.stamp}-${n.sid}-${n.name ?? ""}` : undefined;
+};
+
+/**
+ * Files grouped by session: the parts of a rotated session (docs/log-format.md, "File names")
+ * list right after their first part, so consecutive files with one stamp, sid and name are one
+ * session, read in order as one transcript. Any other file stands alone.
+ */
+function sessionParts(files: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let last: string | undefined;
+  for (const file of files) {
+    const key = sessionOf(file);
+    const group = out[out.length - 1];
+    if (key !== undefined && key === last && group) group.push(file);
+    else out.push([file]);
+    last = key;
+  }
+  return out;
+}
+
+/** A first part named on its own comes with the later parts beside it. */
+function withLaterParts(file: string): string[] {
+  const key = sessionOf(file);
+  if (key === undefined || parseLogFileName(basename(file))?.part !== 1) return [file];
+  const later = (listLogs(dirname(file)) ?? []).filter(
+    (f) => sessionOf(f) === key && (parseLogFileName(basename(f))?.part ?? 1) > 1,
+  );
+  return [file, ...later];
 }

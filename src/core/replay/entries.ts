@@ -58,8 +58,13 @@ export interface ExitLike {
 
 export type RecordLike = HeaderLike | FrameLike | StderrLike | EventLike | ExitLike;
 
-/** One line of a log file: a valid record, or why the line could not be read. */
-export type LogEntry = { line: number; record: RecordLike } | { line: number; error: string };
+/**
+ * One line of a log file: a valid record, or why the line could not be read. `part` is set for
+ * the lines of a rotated session's later parts (2, 3 …), whose line numbers count in that file.
+ */
+export type LogEntry = ({ line: number; record: RecordLike } | { line: number; error: string }) & {
+  part?: number;
+};
 
 /** Milliseconds since the epoch for a record time, or NaN. Parsing a given string is not a clock. */
 export function timeOf(t: string): number {

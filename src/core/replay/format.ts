@@ -63,7 +63,7 @@ function body(item: ReplayItem): string {
     case "stderr":
       return `!! STDERR  ${detail}`;
     case "invalid":
-      return `!! INVALID  line ${item.line}: ${detail}`;
+      return `!! INVALID  line ${item.line}${item.part !== undefined ? ` of part ${item.part}` : ""}: ${detail}`;
     case "exit":
       return `== ${detail}`;
     case "event":
@@ -113,9 +113,16 @@ export function formatFile(file: string, sessions: readonly ReplaySession[]): st
   return out;
 }
 
-/** Structured form for --json: one record per item, then one per session summary. */
-export function jsonRecords(file: string, sessions: readonly ReplaySession[]): unknown[] {
-  const out: unknown[] = [{ type: "file", file, sessions: sessions.length }];
+/**
+ * Structured form for --json: one record per item, then one per session summary. `parts` names
+ * every file of a rotated session read as one (`file` is the first).
+ */
+export function jsonRecords(
+  file: string,
+  sessions: readonly ReplaySession[],
+  parts?: readonly string[],
+): unknown[] {
+  const out: unknown[] = [{ type: "file", file, ...(parts ? { parts } : {}), sessions: sessions.length }];
   for (const s of sessions) {
     out.push({ type: "session", file, sid: s.sid, start: s.start, header: s.header });
     for (const item of s.items) out.push({ type: "item", file, sid: s.sid, ...item });

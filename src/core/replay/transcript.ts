@@ -11,6 +11,8 @@ export type Marker =
 /** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
 export interface ReplayItem {
   line: number;
+  /** The part of a rotated session the line is in, when it is not the first. */
+  part?: number;
   /** Milliseconds since the session's first record; null when the time is unreadable. */
   offsetMs: number | null;
   kind: "request" | "notification" | "response" | "frame" | "stderr" | "event" | "invalid" | "exit";
@@ -57,6 +59,8 @@ class SessionBuilder {
   private readonly start: number;
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Set<string>();
+  /** seq of each header read: the copy at the top of a later part repeats the first. */
+  private readonly headers = new Set<number>();
 
   constructor(sid: string, first: RecordLike | undefined) {
     this.start = first ? timeOf(first.t) : NaN;
@@ -73,6 +77,8 @@ class SessionBuilder {
     const items = this.session.items;
     switch (r.type) {
       case "header":
+        if (this.headers.has(r.seq)) return;
+        this.headers.add(r.seq);
         this.session.header = {
           server: r.server,
           name: r.name,
@@ -337,7 +343,10 @@ function describeFacts(d: Record<string, unknown>): string {
     .join(" ");
 }
 
-/** Split entries into sessions (a new `sid` starts one) and build each transcript. */
+/**
+ * Split entries into sessions (a new `sid` starts one) and build each transcript. The parts of a
+ * rotated session, given in order, are one session: their header copies are skipped.
+ */
 export function buildTranscript(entries: readonly LogEntry[]): ReplaySession[] {
   const out: ReplaySession[] = [];
   let current: SessionBuilder | undefined;
@@ -345,6 +354,7 @@ export function buildTranscript(entries: readonly LogEntry[]): ReplaySession[] {
     if ("error" in e) {
       current ??= new SessionBuilder("(unknown)", undefined);
       current.invalid(e.line, e.error);
+      markPart(current, 1, e.part);
       continue;
     }
     if (!current || (current.session.sid !== e.record.sid && current.session.sid !== "(unknown)")) {
@@ -353,11 +363,23 @@ export function buildTranscript(entries: readonly LogEntry[]): ReplaySession[] {
     } else if (current.session.sid === "(unknown)") {
       // Bad lines before the first record belong to the session that follows.
       const fresh = new SessionBuilder(e.record.sid, e.record);
-      for (const item of current.session.items) fresh.invalid(item.line, item.detail ?? "");
+      for (const item of current.session.items) {
+        fresh.invalid(item.line, item.detail ?? "");
+        markPart(fresh, 1, item.part);
+      }
       current = fresh;
     }
+    const before = current.session.items.length;
     current.add(e.line, e.record);
+    markPart(current, current.session.items.length - before, e.part);
   }
   if (current) out.push(current.finish());
   return out;
+}
+
+/** Label the last `n` items with the part their line is in (nothing for a first part). */
+function markPart(b: SessionBuilder, n: number, part: number | undefined): void {
+  if (part === undefined) return;
+  const items = b.session.items;
+  for (let i = items.length - n; i < items.length; i++) (items[i] as ReplayItem).part = part;
 }
