@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
-import { findNodeAtLocation, parseTree, visit } from "jsonc-parser";
+import { findNodeAtLocation, parse, parseTree, visit, type ParseError } from "jsonc-parser";
 import { ConfigError, describeValue, type ConfigProblem } from "../core/errors.js";
 import { parseStrictJson } from "../core/strict-json.js";
 import {
@@ -25,11 +25,17 @@ export interface LoadedLock {
   edited: HashProblem[];
 }
 
-const lineAt = (text: string, offset: number): number => {
+/** 1-based line and column (in UTF-16 code units) of a character offset. */
+function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-};
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++)
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  return { line, column: Math.min(offset, text.length) - lineStart + 1 };
+}
 
 function lineOf(text: string, path: (string | number)[]): number | undefined {
   const root = parseTree(text);
@@ -37,9 +43,35 @@ function lineOf(text: string, path: (string | number)[]): number | undefined {
   // A missing member has no node of its own: point at the nearest enclosing one.
   for (let n = path.length; n >= 0; n--) {
     const node = findNodeAtLocation(root, path.slice(0, n));
-    if (node !== undefined) return lineAt(text, node.offset);
+    if (node !== undefined) return lineColumnAt(text, node.offset).line;
   }
   return undefined;
+}
+
+/**
+ * A lock that is not JSON, with the line and column where reading stopped. Node 20's JSON.parse
+ * gives only "at position N" (later versions add a line and column of their own), some messages
+ * ("Unexpected token 'o', "nope" is not valid JSON") give nothing; jsonc-parser's first error
+ * says where then. An error with no place (nested too deep) is reported as it is.
+ */
+function notJson(file: string, text: string, error: string): ConfigProblem {
+  const problem = { file, key: "(file)", expected: "JSON", got: error };
+  const why = /^not valid JSON \((.*)\)$/s.exec(error)?.[1];
+  if (why === undefined) return problem;
+  const at = /in JSON at position (\d+)/.exec(why)?.[1];
+  let offset = at !== undefined ? Number(at) : why.startsWith("Unexpected end") ? text.length : undefined;
+  if (offset === undefined) {
+    const errors: ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+    offset = errors[0]?.offset;
+  }
+  if (offset === undefined) return problem;
+  const { line, column } = lineColumnAt(text, offset);
+  // Drop what the place now says, and the quoted text some messages carry (it may span lines).
+  const what = why
+    .replace(/ in JSON at position \d+.*$/s, "")
+    .replace(/, (\.\.\.)?".*" is not valid JSON$/s, "");
+  return { ...problem, line, got: `not valid JSON (${what}, at line ${line} column ${column})` };
 }
 
 /** Where the first duplicate member name is, with its line (JSON.parse would keep the last). */
@@ -93,7 +125,7 @@ export function loadLock(file: string, opts: { mustExist: boolean; allowEdited?:
           got: "a duplicate key",
         },
       ]);
-    throw new ConfigError([{ file, key: "(file)", expected: "JSON", got: parsed.error }]);
+    throw new ConfigError([notJson(file, text, parsed.error)]);
   }
   const checked = LockFile.safeParse(parsed.value);
   if (!checked.success) {

@@ -111,8 +111,32 @@ describe("lock file", () => {
       /:\d+: servers\["fs"\]\.command: expected each key once, got a duplicate key/,
     );
     writeFileSync(file, "{ not json");
-    expect(problemOf(() => loadLock(file, { mustExist: true }))).toContain(
-      "expected JSON, got not valid JSON",
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toBe(
+      `${file}:1: (file): expected JSON, got not valid JSON (Expected property name or '}', at line 1 column 3)`,
+    );
+  });
+
+  it("names the line and column where a lock stops being JSON", () => {
+    const box = sandbox();
+    const file = join(box.dir, "effectgate.lock");
+    writeLock(file, sampleLock());
+    const good = readFileSync(file, "utf8");
+    // A comma lost after "command": the parser stops at the next key, on the line below.
+    const broken = good.replace('"command": "node",', '"command": "node"');
+    writeFileSync(file, broken);
+    const line = broken.split("\n").findIndex((l) => l.includes('"command"')) + 2;
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toBe(
+      `${file}:${line}: (file): expected JSON, got not valid JSON (Expected ',' or '}' after property value, at line ${line} column 7)`,
+    );
+    // Cut short: the end of the text is where it stopped.
+    writeFileSync(file, '{\n  "version": ');
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toBe(
+      `${file}:2: (file): expected JSON, got not valid JSON (Unexpected end of JSON input, at line 2 column 14)`,
+    );
+    // A message that quotes the text instead of giving a position: still one line, with a place.
+    writeFileSync(file, '{\n  "version": nope\n}');
+    expect(problemOf(() => loadLock(file, { mustExist: true }))).toBe(
+      `${file}:2: (file): expected JSON, got not valid JSON (Unexpected token 'o', at line 2 column 14)`,
     );
   });
 
