@@ -4,7 +4,7 @@ import { buildEntry, diffEntry, type LiveServer } from "../core/pins/entry.js";
 import { escapeForTerminal } from "../core/pins/escape.js";
 import { formatLockPath, identityFor } from "../core/pins/lock.js";
 import { formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
-import { DEFAULT_LOCK, loadLock, writeLock } from "../relay/lock-file.js";
+import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../relay/lock-file.js";
 import { probeServer, ProbeError } from "../relay/probe.js";
 import { currentProfile } from "../platform/profile.js";
 import { envDenier } from "../relay/build-gates.js";
@@ -116,6 +116,8 @@ export async function run(args: string[]): Promise<number> {
   // --diff reads the lock like the relay does (a hand edit is exit 78); approving replaces an
   // edited entry after showing it, which is how the error message tells users to fix it.
   const { lock, edited } = loadLock(o.lock, { mustExist: false, allowEdited: !o.diff });
+  // Say that the lock cannot be written before starting the server, not after.
+  if (!o.diff) checkLockFolder(o.lock);
   const identity = identityFor(o.name, o.argv);
   if (identity === "__proto__")
     throw new UsageError('--name: expected a name other than "__proto__", got "__proto__"');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { findNodeAtLocation, parse, parseTree, visit, type ParseError } from "jsonc-parser";
 import { ConfigError, describeValue, type ConfigProblem } from "../core/errors.js";
@@ -181,9 +181,36 @@ function valueAt(root: unknown, path: (string | number)[]): unknown {
   return v;
 }
 
+/**
+ * `approve` writes the lock into a folder that exists; it does not create one, so a mistyped
+ * `--lock` cannot grow a new tree. Checked before the server is started, and again on writing.
+ */
+export function checkLockFolder(file: string): void {
+  const folder = dirname(file);
+  let got: string | undefined;
+  try {
+    if (!statSync(folder).isDirectory()) got = "not a folder";
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    got = code === "ENOENT" || code === "ENOTDIR" ? "no such folder" : (err as Error).message;
+  }
+  if (got !== undefined)
+    throw new ConfigError([
+      { file, key: "(folder)", expected: `an existing folder ${folder} to write the lock in`, got },
+    ]);
+}
+
 /** Write atomically (temp file beside it, then rename) so a crash never leaves half a lock. */
 export function writeLock(file: string, lock: LockFile): void {
+  checkLockFolder(file);
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  writeFileSync(tmp, serializeLock(lock), { mode: 0o644 });
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, serializeLock(lock), { mode: 0o644 });
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new ConfigError([
+      { file, key: "(file)", expected: "a lock file effectgate can write", got: (err as Error).message },
+    ]);
+  }
 }

@@ -169,6 +169,25 @@ describe("effectgate approve --diff", () => {
     expect(r.code).toBe(0);
   });
 
+  it("a lock in a folder that does not exist: exit 78, one line naming the folder, server not started", () => {
+    const box = sandbox();
+    const server = ["node", fixture("addtool.mjs"), box.state];
+    for (const [folder, got] of [
+      [join(box.dir, "no", "such"), "no such folder"],
+      [join(box.dir, "a-file"), "not a folder"],
+    ] as const) {
+      writeFileSync(join(box.dir, "a-file"), "");
+      const lock = join(folder, "l.lock");
+      const r = cli(box, ["approve", "--lock", lock, "--", ...server]);
+      expect(r.code).toBe(78);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `${lock}: (folder): expected an existing folder ${folder} to write the lock in, got ${got}\n`,
+      );
+    }
+    expect(existsSync(join(box.state, "pids"))).toBe(false);
+  });
+
   it("usage errors exit 2 and a missing program exits 127", () => {
     const box = sandbox();
     expect(cli(box, ["approve"]).code).toBe(2);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
@@ -138,6 +138,20 @@ describe("lock file", () => {
     expect(problemOf(() => loadLock(file, { mustExist: true }))).toBe(
       `${file}:2: (file): expected JSON, got not valid JSON (Unexpected token 'o', at line 2 column 14)`,
     );
+  });
+
+  it("a lock that cannot be written is a ConfigError naming the file, and leaves no temp file", () => {
+    const box = sandbox();
+    expect(problemOf(() => writeLock(join(box.dir, "gone", "l.lock"), sampleLock()))).toBe(
+      `${join(box.dir, "gone", "l.lock")}: (folder): expected an existing folder ${join(box.dir, "gone")} to write the lock in, got no such folder`,
+    );
+    // A folder where the lock should be: the rename fails.
+    const file = join(box.dir, "taken.lock");
+    mkdirSync(file);
+    expect(problemOf(() => writeLock(file, sampleLock()))).toMatch(
+      new RegExp(`^${file}: \\(file\\): expected a lock file effectgate can write, got E[A-Z]+: `),
+    );
+    expect(readdirSync(box.dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
   it("a missing lock is an error for the relay and empty for approve", () => {
