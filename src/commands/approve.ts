@@ -134,7 +134,8 @@ export async function run(args: string[]): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof ProbeError)) throw err;
-    process.stderr.write(`effectgate approve: ${err.message}\n`);
+    // The message may quote the server (its error text, a cursor): untrusted like the rest.
+    process.stderr.write(`effectgate approve: ${escapeForTerminal(err.message)}\n`);
     if (stderrTail.trim() !== "")
       process.stderr.write(
         `the server's last stderr output:\n${escapeForTerminal(stderrTail).replace(/\\n/g, "\n")}\n`,

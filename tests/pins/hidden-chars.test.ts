@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -100,5 +100,22 @@ describe("invisible characters end to end", () => {
     expect(replay.code).toBe(0);
     expect(hiddenInLines(replay.stdout)).toEqual([]);
     expect(replay.stdout).toContain("tool=ec\\xadho\\u3164\\u{e0041}");
+  });
+
+  it("approve escapes a server's error message when the probe fails", () => {
+    const box = sandbox();
+    const server = join(box.dir, "failing.mjs");
+    writeFileSync(
+      server,
+      `process.stdin.on("data", (d) => { for (const l of String(d).split("\\n").filter(Boolean)) { const m = JSON.parse(l); if (m.id === undefined) continue;
+  const answer = m.method === "initialize"
+    ? { result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "x", version: "1" } } }
+    : { error: { code: -32000, message: "no tools\\u001b[2J\\u{e0041}\\u3164" } };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...answer }) + "\\n"); } });`,
+    );
+    const r = cli(box, ["approve", "--", "node", server]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("tools/list failed: error -32000: no tools\\x1b[2J\\u{e0041}\\u3164");
+    expect(hiddenInLines(r.stderr)).toEqual([]);
   });
 });
