@@ -15,6 +15,7 @@
  * The CLI then hands that work to a worker thread (`frames`, docs/decisions/0050), so this thread
  * only moves bytes; frames.ts is where bytes become frames either way.
  */
+import { escapeUntrusted } from "../core/terminal-text.js";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { nothingRefused, type Gate } from "../core/gate.js";
@@ -120,8 +121,10 @@ class Session {
       if (err) log.event("server-stdin-closed", { error: err.message });
     });
     this.toClient = new Outbound(o.output, serverFlow, () => this.clientEnded("client output closed"));
+    // Notices quote tool names, paths and ids that a client or server chose: none may act on the
+    // terminal or hide text, and each stays one line.
     const announce = (line: string): void => {
-      o.errorOutput.write(`effectgate: ${line}\n`);
+      o.errorOutput.write(`effectgate: ${escapeUntrusted(line, "transcript")}\n`);
     };
     this.announce = announce;
     const onError = (err: unknown): void => {
