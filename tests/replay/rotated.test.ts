@@ -4,25 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSessionLog } from "../../src/log/writer.js";
+import { sampleHeader } from "../log/helpers.js";
 
 // A session the real writer rotated (a small maxBytes), replayed by the built CLI: its parts
 // must read as one session, with calls answered across the cut matched to their requests.
 
 const CLI = join(import.meta.dirname, "..", "..", "dist", "main.js");
 
-const header = {
-  effectgate: "0.1.0",
-  argv: ["--", "node", "server.js"],
-  server: ["node", "server.js"],
-  name: "files",
-  cwd: "/tmp/project",
-  pid: 4242,
-  platform: "linux",
-  level: "enforce" as const,
-  from: "flag" as const,
-  policy: { source: "default", sha256: "ab".repeat(32) },
-  lock: null,
-};
+const header = { ...sampleHeader, argv: ["--", "node", "server.js"] };
 
 function frame(log: ReturnType<typeof openSessionLog>, dir: "c2s" | "s2c", msg: unknown): void {
   log.frame(dir, Buffer.from(JSON.stringify(msg)), "\n", false, true);
