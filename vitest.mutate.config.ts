@@ -28,6 +28,15 @@ export default defineConfig({
       "tests/relay/cli.test.ts",
       "tests/relay/fixtures.test.ts",
       "tests/relay/refusal.test.ts",
+      "tests/relay/ask-cli.test.ts",
+      "tests/relay/process-group.test.ts",
+      "tests/engine/check-options.test.ts",
+      "tests/engine/help-listing.test.ts",
+      "tests/pins/hidden-chars-cli.test.ts",
+      "tests/policy/tool-globs-cli.test.ts",
+      "tests/policy/windows-anchors.test.ts",
+      "tests/replay/relay-logs.test.ts",
+      "tests/replay/rotated.test.ts",
       "tests/layering.test.ts",
       // These read HOME through os.homedir(), which does not follow a changed HOME inside Stryker's
       // workers; they test src/platform, not src/core.
