@@ -32,7 +32,9 @@ function translate(glob: string): Translated {
       const c = chars[i] as string;
       if (depth > 0 && (c === "," || c === "}")) break;
       i += 1;
-      if (c === "*") src += "[\\s\\S]*";
+      // Lazy: the regex is anchored at both ends, so this changes no answer, and V8 rejects a
+      // list of `*name*` globs several times faster this way than with a greedy run.
+      if (c === "*") src += "[\\s\\S]*?";
       else if (c === "?") src += "[\\s\\S]";
       else if (c === "[") {
         // As in path patterns: a `]` right after `[` or `[!` is a member, not the end.
