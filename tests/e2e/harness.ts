@@ -6,6 +6,15 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "dist", "main.js");
 export const RECORDING_SERVER = join(ROOT, "tests", "fixtures", "e2e", "recording-server.mjs");
+/** The real reference filesystem server, a devDependency. */
+export const FILESYSTEM_SERVER = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-filesystem",
+  "dist",
+  "index.js",
+);
 
 /** A fresh HOME and EFFECTGATE_HOME, so no test reads or writes the real user's files. */
 export function sandbox(): { home: string; env: NodeJS.ProcessEnv; record: string } {

@@ -3,20 +3,11 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, sandbox } from "./harness.js";
+import { CLI, FILESYSTEM_SERVER as FILESYSTEM, sandbox } from "./harness.js";
 
 // The real filesystem server resolves a relative path against its allowed folder (its command
 // line), not against its working folder: `.bashrc` from a server allowed `~` is ~/.bashrc
 // wherever the client started it. Judged by the disk.
-
-const FILESYSTEM = join(
-  ROOT,
-  "node_modules",
-  "@modelcontextprotocol",
-  "server-filesystem",
-  "dist",
-  "index.js",
-);
 
 describe("relative paths, black-box with the real filesystem server", () => {
   it("are judged from the folders on the server's command line too", async () => {

@@ -62,3 +62,15 @@ export function problemsOf(text: string, profile: PlatformProfile = LINUX, file 
 
 export const load = (text: string, profile: PlatformProfile = LINUX) =>
   loadPolicy(text, "team.yaml", "0".repeat(64), profile);
+
+/** A policy whose tool, source, exclude and server globs are each malformed in one way. */
+export const MALFORMED_GLOBS = [
+  "version: 1",
+  "exec:",
+  '  tools: ["[!z]ash", "{sh,zsh"]',
+  "  action: deny",
+  "taint:",
+  '  sources: ["ba\\\\sh"]',
+  '  exclude: ["[x"]',
+  '  servers: ["a}"]',
+].join("\n");

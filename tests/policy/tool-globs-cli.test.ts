@@ -4,23 +4,14 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useTempHome } from "./helpers.js";
+import { MALFORMED_GLOBS, useTempHome } from "./helpers.js";
 
 const home = useTempHome();
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
 
 describe("tool globs through the CLI", () => {
   it("a malformed glob stops check with exit 78, naming the line", () => {
-    const text = [
-      "version: 1",
-      "exec:",
-      '  tools: ["[!z]ash", "{sh,zsh"]',
-      "  action: deny",
-      "taint:",
-      '  sources: ["ba\\\\sh"]',
-      '  exclude: ["[x"]',
-      '  servers: ["a}"]',
-    ].join("\n");
+    const text = MALFORMED_GLOBS;
     const file = join(home.dir(), "globs.yaml");
     writeFileSync(file, text);
     const r = spawnSync(

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GlobSet, globProblem } from "../../src/core/policy/globs.js";
-import { problemsOf } from "./helpers.js";
+import { MALFORMED_GLOBS, problemsOf } from "./helpers.js";
 
 /** The documented meaning, written plainly: expand {…}, then match character by character. */
 function expand(glob: string): string[] {
@@ -126,16 +126,7 @@ describe("globs outside the documented syntax are refused", () => {
   });
 
   it("says so per key and line", () => {
-    const text = [
-      "version: 1",
-      "exec:",
-      '  tools: ["[!z]ash", "{sh,zsh"]',
-      "  action: deny",
-      "taint:",
-      '  sources: ["ba\\\\sh"]',
-      '  exclude: ["[x"]',
-      '  servers: ["a}"]',
-    ].join("\n");
+    const text = MALFORMED_GLOBS;
     expect(problemsOf(text)).toEqual([
       'team.yaml:3: exec.tools[1]: expected a glob with every { closed by }, got "{sh,zsh"',
       'team.yaml:6: taint.sources[0]: expected a glob without \\ (there is no escaping: write [*] for a literal *), got "ba\\\\sh"',
