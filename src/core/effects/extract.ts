@@ -169,7 +169,8 @@ class Walker {
     // Where the result goes is written, whatever the tool's name says (`download_file`'s
     // `destination`). Judged in addition to the tool's own reading: a read tool's `target` may
     // also be the file it reads, and deny_read must still see it.
-    if (name !== undefined && isOutputName(name)) this.add("write", "path", at, s);
+    if (!this.genericOps.includes("write") && name !== undefined && isOutputName(name))
+      this.add("write", "path", at, s);
   }
 
   private commandWords(s: string, at: string, depth: number): void {
