@@ -80,6 +80,15 @@ export const EFFECTS: EffectAttack[] = [
     answerId: 1,
     breached: ran("delete_file"),
   },
+  // what it tries: a tool whose name has no verb reading a credential (judged only as a write, it
+  // met paths.deny and never paths.deny_read)
+  {
+    name: "no-verb-read",
+    tries: "zz {path: ~/.vault-token}",
+    frame: () => tc(1, "zz", { path: "~/.vault-token" }),
+    answerId: 1,
+    breached: ran("zz"),
+  },
   // what it tries: an escaped method in a line only json.loads reads (NaN)
   {
     name: "nan-escaped-method",

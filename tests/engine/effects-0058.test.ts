@@ -21,8 +21,8 @@ describe("a line break inside a path of an unknown tool", () => {
     expect(fx("save_file", { file: "conf.d/a\nb.fish" })).toEqual([
       "write path arguments.file conf.d/a\nb.fish",
     ]);
-    expect(fx("frob", { outputPath: "x\ny" })).toEqual(["write path arguments.outputPath x\ny"]);
-    expect(fx("frob", { opts: { target_dir: ["x\u2028y"] } })).toContain(
+    expect(fx("save_frob", { outputPath: "x\ny" })).toEqual(["write path arguments.outputPath x\ny"]);
+    expect(fx("save_frob", { opts: { target_dir: ["x\u2028y"] } })).toContain(
       "write path arguments.opts.target_dir[0] x\u2028y",
     );
   });
@@ -36,13 +36,13 @@ describe("a line break inside a path of an unknown tool", () => {
       "C:\\a\nb",
       "conf.d/a\nb",
     ])
-      expect(fx("frob", { body: s }), JSON.stringify(s)).toEqual([`write path arguments.body ${s}`]);
+      expect(fx("save_frob", { body: s }), JSON.stringify(s)).toEqual([`write path arguments.body ${s}`]);
   });
 
   it("still leaves free text alone", () => {
-    expect(fx("frob", { t: "line one\nline two" })).toEqual([]);
-    expect(fx("frob", { message: "src/x.ts: fix the parser\n\nDetails" })).toEqual([]);
-    expect(fx("frob", { content: "see ~/.ssh/config\nfor details" })).toEqual([]);
+    expect(fx("save_frob", { t: "line one\nline two" })).toEqual([]);
+    expect(fx("save_frob", { message: "src/x.ts: fix the parser\n\nDetails" })).toEqual([]);
+    expect(fx("save_frob", { content: "see ~/.ssh/config\nfor details" })).toEqual([]);
   });
 
   it("is denied inside a denied folder (U+2028 too)", () => {
@@ -83,8 +83,13 @@ describe("paths a tool writes whatever its name says", () => {
     expect(verdictOf("read_and_delete", { path: "~/.ssh/id_rsa" }).rule).toBe("paths.deny ~/.ssh/**");
   });
 
-  it("a name with no verb stays a write", () => {
-    expect(fx("zz", { p: "a" })).toEqual(["write path arguments.p a"]);
+  it("a name with no verb is judged both ways, so deny_read still guards what it may read", () => {
+    expect(fx("zz", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
+    const readOnly = judgeOf({ text: 'version: 1\npaths:\n  deny_read: ["~/.vault-token"]\n' });
+    expect(readOnly.judge("tools/call", call("zz", { p: "~/.vault-token" })).rule).toBe(
+      "paths.deny_read ~/.vault-token",
+    );
+    expect(verdictOf("zz", { p: "~/.ssh/authorized_keys" }).rule).toBe("paths.deny ~/.ssh/**");
   });
 });
 

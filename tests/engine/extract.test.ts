@@ -120,7 +120,7 @@ describe("command words", () => {
 
 describe("prose", () => {
   it("does not let a trailing newline hide a path", () => {
-    const r = extractEffects("frobnicate", { target: "~/.bashrc\n" }, false);
+    const r = extractEffects("save_frob", { target: "~/.bashrc\n" }, false);
     expect(r.ok && r.effects.map((e) => e.spelled)).toEqual(["~/.bashrc\n"]);
   });
 });
@@ -133,7 +133,7 @@ describe("embedded JSON", () => {
   });
 
   it("treats bracketed text that is not JSON as an ordinary string", () => {
-    expect(ops("do_it", { note: "[draft]" })).toEqual(["write path [draft]"]);
+    expect(ops("save_it", { note: "[draft]" })).toEqual(["write path [draft]"]);
   });
 });
 

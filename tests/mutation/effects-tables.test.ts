@@ -40,9 +40,9 @@ describe("exec arguments", () => {
   });
 
   it("takes identifier-shaped argument names as names, and other names as candidates", () => {
-    expect(fx("frob", { _x9: 1, A_b: 2 })).toEqual([]);
+    expect(fx("save_frob", { _x9: 1, A_b: 2 })).toEqual([]);
     for (const name of ["9lives", "a-b", "a.b", "x y", "é"])
-      expect(fx("frob", { [name]: 1 }), name).toEqual([
+      expect(fx("save_frob", { [name]: 1 }), name).toEqual([
         `write path arguments{key ${JSON.stringify(name)}} ${name}`,
       ]);
   });

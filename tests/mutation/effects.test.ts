@@ -84,31 +84,33 @@ describe("extractEffects", () => {
 
   it("guesses the operation from the verb for unknown tools", () => {
     expect(fx("get_thing", { p: "a" })).toEqual(["read path arguments.p a"]);
-    expect(fx("frobnicate", { p: "a" })).toEqual(["write path arguments.p a"]);
+    expect(fx("frobnicate", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
+    expect(fx("save_it", { p: "a" })).toEqual(["write path arguments.p a"]);
+    expect(fx("get_and_save", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
   });
 
   it("visits nested values and keys, dedupes, and skips prose and blanks", () => {
-    expect(fx("frob", { o: { "~/.x": ["a", "a", { b: "c" }] } })).toEqual([
+    expect(fx("save_frob", { o: { "~/.x": ["a", "a", { b: "c" }] } })).toEqual([
       'write path arguments.o{key "~/.x"} ~/.x',
       "write path arguments.o.~/.x[0] a",
       'write path arguments.o.~/.x[2]{key "b"} b',
       "write path arguments.o.~/.x[2].b c",
     ]);
-    expect(fx("frob", { t: "line one\nline two", s: "  ", n: 5, z: null, b: true })).toEqual([]);
-    expect(fx("frob", { t: "~/.bashrc\n" })).toEqual(["write path arguments.t ~/.bashrc\n"]);
-    expect(fx("frob", { u: " https://e.com " })).toEqual(["read url arguments.u https://e.com"]);
-    expect(fx("frob", { "~/.bashrc": 1, plain_name: 2 })).toEqual([
+    expect(fx("save_frob", { t: "line one\nline two", s: "  ", n: 5, z: null, b: true })).toEqual([]);
+    expect(fx("save_frob", { t: "~/.bashrc\n" })).toEqual(["write path arguments.t ~/.bashrc\n"]);
+    expect(fx("save_frob", { u: " https://e.com " })).toEqual(["read url arguments.u https://e.com"]);
+    expect(fx("save_frob", { "~/.bashrc": 1, plain_name: 2 })).toEqual([
       'write path arguments{key "~/.bashrc"} ~/.bashrc',
     ]);
   });
 
   it("walks JSON inside strings and refuses ambiguous JSON", () => {
-    expect(fx("frob", { j: ' {"p":"/x"} ' })).toEqual([
+    expect(fx("save_frob", { j: ' {"p":"/x"} ' })).toEqual([
       'write path arguments.j<json>{key "p"} p',
       "write path arguments.j<json>.p /x",
     ]);
-    expect(fx("frob", { j: "[oops]" })).toEqual(["write path arguments.j [oops]"]);
-    expect(fx("frob", { j: "{a" })).toEqual(["write path arguments.j {a"]);
+    expect(fx("save_frob", { j: "[oops]" })).toEqual(["write path arguments.j [oops]"]);
+    expect(fx("save_frob", { j: "{a" })).toEqual(["write path arguments.j {a"]);
     expect(refusal("frob", { j: '{"p":1,"p":2}' })).toBe(
       'JSON inside the string at arguments.j: duplicate key "p"',
     );

@@ -268,9 +268,15 @@ export function verbOperation(tool: string): Operation {
 /**
  * How the paths of a tool the table does not know are judged. A name with both kinds of verb
  * (`read_and_delete`, `get_log`) is judged both ways: which of its paths it reads cannot be told,
- * and reading it only as a write would hide a secret from `paths.deny_read`.
+ * and reading it only as a write would hide a secret from `paths.deny_read`. A name with neither
+ * (`zz`, `process`) is judged both ways for the same reason: only a read verb alone makes a tool
+ * a reader only.
  */
 export function verbOperations(tool: string): Operation[] {
-  const op = verbOperation(tool);
-  return op === "write" && nameWords(tool).some((w) => READ_VERBS.has(w)) ? ["write", "read"] : [op];
+  const words = nameWords(tool);
+  const writes = words.some((w) => WRITE_VERBS.has(w));
+  const reads = words.some((w) => READ_VERBS.has(w));
+  if (reads && !writes) return ["read"];
+  if (writes && !reads) return ["write"];
+  return ["write", "read"];
 }
