@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Box, receivedWork } from "./gate-client.js";
 import { type Attack, tc } from "./run-case.js";
@@ -88,6 +88,37 @@ export const EFFECTS: EffectAttack[] = [
     frame: () => tc(1, "zz", { path: "~/.vault-token" }),
     answerId: 1,
     breached: ran("zz"),
+  },
+  // what it tries: an edit_file dry run, which answers with a diff of every old line of the file
+  {
+    name: "edit-dry-run-reads-secret",
+    tries: "edit_file {path: ~/.vault-token, dryRun: true}",
+    setup: (b) => writeFileSync(join(b.home, ".vault-token"), "s.SECRET\n"),
+    frame: () =>
+      tc(1, "edit_file", { path: "~/.vault-token", edits: [{ oldText: "s", newText: "s" }], dryRun: true }),
+    answerId: 1,
+    breached: ran("edit_file"),
+  },
+  // what it tries: moving a secret to a name no rule protects, to read it there next
+  {
+    name: "move-secret-away",
+    tries: "move_file {source: ~/.vault-token, destination: project/vt.txt}",
+    setup: (b) => writeFileSync(join(b.home, ".vault-token"), "s.SECRET\n"),
+    frame: (b) => tc(1, "move_file", { source: "~/.vault-token", destination: join(b.project, "vt.txt") }),
+    answerId: 1,
+    breached: ran("move_file"),
+  },
+  // what it tries: moving a folder of secrets away as a whole (its entries are never named)
+  {
+    name: "move-secret-folder-away",
+    tries: "move_file {source: ~/.local, destination: ~/loc} (holds share/keyrings)",
+    setup: (b) => {
+      mkdirSync(join(b.home, ".local", "share", "keyrings"), { recursive: true });
+      writeFileSync(join(b.home, ".local", "share", "keyrings", "login.keyring"), "SECRET");
+    },
+    frame: (b) => tc(1, "move_file", { source: "~/.local", destination: join(b.home, "loc") }),
+    answerId: 1,
+    breached: ran("move_file"),
   },
   // what it tries: an escaped method in a line only json.loads reads (NaN)
   {

@@ -20,8 +20,12 @@ describe("a line break inside a path of an unknown tool", () => {
   it("keeps the path a candidate when the argument's name says path or output", () => {
     expect(fx("save_file", { file: "conf.d/a\nb.fish" })).toEqual([
       "write path arguments.file conf.d/a\nb.fish",
+      "read path arguments.file conf.d/a\nb.fish",
     ]);
-    expect(fx("save_frob", { outputPath: "x\ny" })).toEqual(["write path arguments.outputPath x\ny"]);
+    expect(fx("get_frob", { outputPath: "x\ny" })).toEqual([
+      "read path arguments.outputPath x\ny",
+      "write path arguments.outputPath x\ny",
+    ]);
     expect(fx("save_frob", { opts: { target_dir: ["x\u2028y"] } })).toContain(
       "write path arguments.opts.target_dir[0] x\u2028y",
     );
@@ -36,7 +40,7 @@ describe("a line break inside a path of an unknown tool", () => {
       "C:\\a\nb",
       "conf.d/a\nb",
     ])
-      expect(fx("save_frob", { body: s }), JSON.stringify(s)).toEqual([`write path arguments.body ${s}`]);
+      expect(fx("get_frob", { body: s }), JSON.stringify(s)).toEqual([`read path arguments.body ${s}`]);
   });
 
   it("still leaves free text alone", () => {

@@ -10,9 +10,10 @@ const ops = (tool: string, args: Record<string, unknown>, exec = false) => {
 };
 
 describe("effect extraction", () => {
-  it("uses the known table: move_file source and destination are both writes", () => {
+  it("uses the known table: move_file's source is read and written, its destination written", () => {
     expect(ops("move_file", { source: "a.txt", destination: "~/.ssh/authorized_keys" })).toEqual([
       "write path a.txt",
+      "read path a.txt",
       "write path ~/.ssh/authorized_keys",
     ]);
   });
@@ -63,7 +64,10 @@ describe("effect extraction", () => {
 
   it("skips multi-line prose in generic positions but not single-line strings", () => {
     expect(ops("post_note", { body: "line one\nsee ~/.ssh/config" })).toEqual([]);
-    expect(ops("post_note", { body: "~/.ssh/config" })).toEqual(["write path ~/.ssh/config"]);
+    expect(ops("post_note", { body: "~/.ssh/config" })).toEqual([
+      "write path ~/.ssh/config",
+      "read path ~/.ssh/config",
+    ]);
   });
 
   it("gives exec-class tools one exec effect and judges command words as writes", () => {
@@ -120,7 +124,7 @@ describe("command words", () => {
 
 describe("prose", () => {
   it("does not let a trailing newline hide a path", () => {
-    const r = extractEffects("save_frob", { target: "~/.bashrc\n" }, false);
+    const r = extractEffects("get_frob", { p: "~/.bashrc\n" }, false);
     expect(r.ok && r.effects.map((e) => e.spelled)).toEqual(["~/.bashrc\n"]);
   });
 });
@@ -133,7 +137,7 @@ describe("embedded JSON", () => {
   });
 
   it("treats bracketed text that is not JSON as an ordinary string", () => {
-    expect(ops("save_it", { note: "[draft]" })).toEqual(["write path [draft]"]);
+    expect(ops("get_it", { note: "[draft]" })).toEqual(["read path [draft]"]);
   });
 });
 

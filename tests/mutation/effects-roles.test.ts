@@ -97,23 +97,23 @@ describe("declared read, write and exec roles", () => {
 describe("generic strings", () => {
   it("finds nothing in values that are not strings, lists or objects", () => {
     // In-process callers may leave optional arguments undefined; JSON gives numbers, booleans, null.
-    expect(fx("save_frob", { a: undefined, b: 5, c: true, d: null, e: [undefined, 1] })).toEqual([]);
+    expect(fx("get_frob", { a: undefined, b: 5, c: true, d: null, e: [undefined, 1] })).toEqual([]);
   });
 
   it("treats numbers and literals spelled as strings as names, not JSON", () => {
-    expect(fx("save_frob", { a: "42", b: "true", c: "null" })).toEqual([
-      "write path arguments.a 42",
-      "write path arguments.b true",
-      "write path arguments.c null",
+    expect(fx("get_frob", { a: "42", b: "true", c: "null" })).toEqual([
+      "read path arguments.a 42",
+      "read path arguments.b true",
+      "read path arguments.c null",
     ]);
   });
 
   it("walks a JSON array inside a string", () => {
-    expect(fx("save_frob", { j: ' ["/x", "~/y"] ' })).toEqual([
-      "write path arguments.j<json>[0] /x",
-      "write path arguments.j<json>[1] ~/y",
+    expect(fx("get_frob", { j: ' ["/x", "~/y"] ' })).toEqual([
+      "read path arguments.j<json>[0] /x",
+      "read path arguments.j<json>[1] ~/y",
     ]);
-    expect(fx("save_frob", { j: '{"a":1} tail' })).toEqual(['write path arguments.j {"a":1} tail']);
+    expect(fx("get_frob", { j: '{"a":1} tail' })).toEqual(['read path arguments.j {"a":1} tail']);
   });
 });
 

@@ -40,10 +40,10 @@ describe("exec arguments", () => {
   });
 
   it("takes identifier-shaped argument names as names, and other names as candidates", () => {
-    expect(fx("save_frob", { _x9: 1, A_b: 2 })).toEqual([]);
+    expect(fx("get_frob", { _x9: 1, A_b: 2 })).toEqual([]);
     for (const name of ["9lives", "a-b", "a.b", "x y", "é"])
-      expect(fx("save_frob", { [name]: 1 }), name).toEqual([
-        `write path arguments{key ${JSON.stringify(name)}} ${name}`,
+      expect(fx("get_frob", { [name]: 1 }), name).toEqual([
+        `read path arguments{key ${JSON.stringify(name)}} ${name}`,
       ]);
   });
 });
@@ -231,6 +231,7 @@ describe("known tools", () => {
     expect(fx("write_file", { path: "p", content: "c", mode: "m" })).toEqual(["write path arguments.path p"]);
     expect(fx("edit_file", { path: "p", edits: "e", dryRun: "d", x: "y" })).toEqual([
       "write path arguments.path p",
+      "read path arguments.path p",
       "write path arguments.x y",
     ]);
     expect(fx("create_directory", { path: "p", x: "y" })).toEqual([
@@ -273,6 +274,7 @@ describe("known tools", () => {
   it("Desktop Commander: file paths, searched folders, and commands that run", () => {
     expect(fx("edit_block", { file_path: "f", old_string: "a", new_string: "b", x: "y" })).toEqual([
       "write path arguments.file_path f",
+      "read path arguments.file_path f",
       "write path arguments.x y",
     ]);
     expect(fx("write_pdf", { path: "in", outputPath: "out", content: "c" })).toEqual([

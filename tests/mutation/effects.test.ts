@@ -73,6 +73,7 @@ describe("extractEffects", () => {
     expect(fx("read_file", { path: "p", isUrl: true })).toEqual(["read path arguments.path p"]);
     expect(fx("move_file", { source: "a", destination: "b" })).toEqual([
       "write path arguments.source a",
+      "read path arguments.source a",
       "write path arguments.destination b",
     ]);
     expect(fx("read_text_file", { path: "a", extra: "b" })).toEqual([
@@ -85,32 +86,33 @@ describe("extractEffects", () => {
   it("guesses the operation from the verb for unknown tools", () => {
     expect(fx("get_thing", { p: "a" })).toEqual(["read path arguments.p a"]);
     expect(fx("frobnicate", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
-    expect(fx("save_it", { p: "a" })).toEqual(["write path arguments.p a"]);
+    expect(fx("save_it", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
+    expect(fx("get_and_read", { p: "a" })).toEqual(["read path arguments.p a"]);
     expect(fx("get_and_save", { p: "a" })).toEqual(["write path arguments.p a", "read path arguments.p a"]);
   });
 
   it("visits nested values and keys, dedupes, and skips prose and blanks", () => {
-    expect(fx("save_frob", { o: { "~/.x": ["a", "a", { b: "c" }] } })).toEqual([
-      'write path arguments.o{key "~/.x"} ~/.x',
-      "write path arguments.o.~/.x[0] a",
-      'write path arguments.o.~/.x[2]{key "b"} b',
-      "write path arguments.o.~/.x[2].b c",
+    expect(fx("get_frob", { o: { "~/.x": ["a", "a", { b: "c" }] } })).toEqual([
+      'read path arguments.o{key "~/.x"} ~/.x',
+      "read path arguments.o.~/.x[0] a",
+      'read path arguments.o.~/.x[2]{key "b"} b',
+      "read path arguments.o.~/.x[2].b c",
     ]);
-    expect(fx("save_frob", { t: "line one\nline two", s: "  ", n: 5, z: null, b: true })).toEqual([]);
-    expect(fx("save_frob", { t: "~/.bashrc\n" })).toEqual(["write path arguments.t ~/.bashrc\n"]);
-    expect(fx("save_frob", { u: " https://e.com " })).toEqual(["read url arguments.u https://e.com"]);
-    expect(fx("save_frob", { "~/.bashrc": 1, plain_name: 2 })).toEqual([
-      'write path arguments{key "~/.bashrc"} ~/.bashrc',
+    expect(fx("get_frob", { t: "line one\nline two", s: "  ", n: 5, z: null, b: true })).toEqual([]);
+    expect(fx("get_frob", { t: "~/.bashrc\n" })).toEqual(["read path arguments.t ~/.bashrc\n"]);
+    expect(fx("get_frob", { u: " https://e.com " })).toEqual(["read url arguments.u https://e.com"]);
+    expect(fx("get_frob", { "~/.bashrc": 1, plain_name: 2 })).toEqual([
+      'read path arguments{key "~/.bashrc"} ~/.bashrc',
     ]);
   });
 
   it("walks JSON inside strings and refuses ambiguous JSON", () => {
-    expect(fx("save_frob", { j: ' {"p":"/x"} ' })).toEqual([
-      'write path arguments.j<json>{key "p"} p',
-      "write path arguments.j<json>.p /x",
+    expect(fx("get_frob", { j: ' {"p":"/x"} ' })).toEqual([
+      'read path arguments.j<json>{key "p"} p',
+      "read path arguments.j<json>.p /x",
     ]);
-    expect(fx("save_frob", { j: "[oops]" })).toEqual(["write path arguments.j [oops]"]);
-    expect(fx("save_frob", { j: "{a" })).toEqual(["write path arguments.j {a"]);
+    expect(fx("get_frob", { j: "[oops]" })).toEqual(["read path arguments.j [oops]"]);
+    expect(fx("get_frob", { j: "{a" })).toEqual(["read path arguments.j {a"]);
     expect(refusal("frob", { j: '{"p":1,"p":2}' })).toBe(
       'JSON inside the string at arguments.j: duplicate key "p"',
     );

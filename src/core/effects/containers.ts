@@ -86,12 +86,15 @@ export function containerTest(
   execClass: boolean,
 ): (effect: Effect) => ContainerKind | undefined {
   const known = knownTool(tool, args);
-  const isWrite = (e: Effect) => e.kind === "path" && e.operation === "write";
+  // Reads count too: moving or copying a folder away hands what is below it to a name that no
+  // rule protects (`move_file ~/.password-store ~/ps`, then read ~/ps/…); judgeBelow chooses the
+  // lists by the effect's operation.
+  const isPath = (e: Effect) => e.kind === "path" && (e.operation === "write" || e.operation === "read");
   if (execClass || known?.exec === true) {
     const placed = operandsIn(args, known?.args, MOVER_PROGRAMS);
     const removed = operandsIn(args, known?.args, REMOVER_PROGRAMS);
     return (e) =>
-      !isWrite(e)
+      !isPath(e)
         ? undefined
         : placed.has(e.spelled)
           ? "place"
@@ -103,7 +106,7 @@ export function containerTest(
     const under = (e: Effect, names: readonly string[] | undefined) =>
       names?.some((n) => e.at === `arguments.${n}` || e.at.startsWith(`arguments.${n}[`)) === true;
     return (e) =>
-      !isWrite(e)
+      !isPath(e)
         ? undefined
         : under(e, known.containers)
           ? "place"
@@ -117,7 +120,7 @@ export function containerTest(
     : words.some((w) => REMOVER_WORDS.has(w))
       ? "remove"
       : undefined;
-  return (e) => (isWrite(e) ? kind : undefined);
+  return (e) => (isPath(e) ? kind : undefined);
 }
 
 /** The operands of `programs` in the command arguments, also placed in the call's working directory. */

@@ -153,6 +153,11 @@ class Walker {
       this.add(role, "path", at, s);
       return;
     }
+    if (role === "readWrite") {
+      this.add("write", "path", at, s);
+      this.add("read", "path", at, s);
+      return;
+    }
     // generic position
     if (isUrl(s)) {
       this.add("read", "url", at, s.trim());

@@ -6,6 +6,9 @@ import type { Operation } from "../types.js";
  *
  * Roles:
  * - read / write / exec: a local path (or list of paths) the tool reads, writes or runs;
+ * - readWrite: a local path the tool reads and changes: `edit_file` answers with a diff of the
+ *   file's old lines (a dry run changes nothing and still shows them), and `move_file`'s source
+ *   hands its content to a name no rule may protect. Both `paths.deny` and `deny_read` see it;
  * - command: a command or code string; yields an exec effect, and its tokens are judged as paths;
  * - url: fetched from the network (read, open-world);
  * - pathOrUrl: a path, or a URL when the string starts with http(s)://;
@@ -15,7 +18,7 @@ import type { Operation } from "../types.js";
  *   names the repository (`owner` and `repo`); otherwise the path is local (see knownTool).
  * Arguments a known tool does not list fall back to the generic rules (every string a candidate).
  */
-export type ArgRole = Operation | "command" | "url" | "pathOrUrl" | "text" | "remote";
+export type ArgRole = Operation | "readWrite" | "command" | "url" | "pathOrUrl" | "text" | "remote";
 
 export interface KnownTool {
   /** Operation for strings in arguments the table does not list. */
@@ -52,12 +55,12 @@ const TABLE: Record<string, KnownTool> = {
   get_file_info: fsRead,
   list_allowed_directories: { fallback: "read", args: {} },
   write_file: { fallback: "write", args: { path: "write", content: "text", mode: "text" } },
-  edit_file: { fallback: "write", args: { path: "write", edits: "text", dryRun: "text" } },
+  edit_file: { fallback: "write", args: { path: "readWrite", edits: "text", dryRun: "text" } },
   create_directory: fsWrite,
   // Either end may be a folder: moving one onto repo/.git plants hooks without naming them.
   move_file: {
     fallback: "write",
-    args: { source: "write", destination: "write" },
+    args: { source: "readWrite", destination: "write" },
     containers: ["source", "destination"],
   },
   // mcp-server-git: every tool names the repository; writes change files under it.
@@ -80,7 +83,10 @@ const TABLE: Record<string, KnownTool> = {
   },
   git_reset: { fallback: "write", args: { repo_path: "write" } },
   // Desktop Commander
-  edit_block: { fallback: "write", args: { file_path: "write", old_string: "text", new_string: "text" } },
+  edit_block: {
+    fallback: "write",
+    args: { file_path: "readWrite", old_string: "text", new_string: "text" },
+  },
   write_pdf: { fallback: "write", args: { path: "read", outputPath: "write", content: "text" } },
   start_search: { fallback: "read", args: { path: "read", pattern: "text" } },
   start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true },
@@ -266,17 +272,15 @@ export function verbOperation(tool: string): Operation {
 }
 
 /**
- * How the paths of a tool the table does not know are judged. A name with both kinds of verb
- * (`read_and_delete`, `get_log`) is judged both ways: which of its paths it reads cannot be told,
- * and reading it only as a write would hide a secret from `paths.deny_read`. A name with neither
- * (`zz`, `process`) is judged both ways for the same reason: only a read verb alone makes a tool
- * a reader only.
+ * How the paths of a tool the table does not know are judged: only a name that says "read" and
+ * nothing else (`get_thing`) makes a reader only; every other tool is judged both as a write and
+ * as a read. Most writers read too (`copy_file` and `backup_file` read their source, `send_file`
+ * and `upload` hand it to someone else, `read_and_delete` does both), and which of their paths
+ * they read cannot be told; judging them only as writes would hide a secret from
+ * `paths.deny_read`, whose list is not a subset of `paths.deny`.
  */
 export function verbOperations(tool: string): Operation[] {
   const words = nameWords(tool);
-  const writes = words.some((w) => WRITE_VERBS.has(w));
-  const reads = words.some((w) => READ_VERBS.has(w));
-  if (reads && !writes) return ["read"];
-  if (writes && !reads) return ["write"];
-  return ["write", "read"];
+  const readsOnly = words.some((w) => READ_VERBS.has(w)) && !words.some((w) => WRITE_VERBS.has(w));
+  return readsOnly ? ["read"] : ["write", "read"];
 }

@@ -102,11 +102,16 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   // An unjudgeable path has no canonical forms; it is already deny, which nothing below outranks.
   const { lexical, resolved } = item;
   if (lexical === undefined || resolved === undefined) return item;
-  const lists: Array<[PathList, Verdict]> = [
-    ["deny", "deny"],
-    ["confirm", "confirm"],
-  ];
-  if (cx.tainted) lists.push(["confirm_if_tainted", "confirm"]);
+  const reads = item.effect.operation === "read";
+  // A removal reads nothing out; a folder read as a whole by a move or copy meets deny_read below it.
+  if (reads && kind === "remove") return item;
+  const lists: Array<[PathList, Verdict]> = reads
+    ? [["deny_read", "deny"]]
+    : [
+        ["deny", "deny"],
+        ["confirm", "confirm"],
+      ];
+  if (cx.tainted && !reads) lists.push(["confirm_if_tainted", "confirm"]);
   const forms = [...new Set([lexical, resolved])];
   for (const [list, verdict] of lists) {
     if (RANK[verdict] <= RANK[item.verdict]) break;
@@ -120,7 +125,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
         effect: { ...item.effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${tool} would ${kind === "remove" ? "remove" : "move, copy or unpack onto"} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
+        reason: `${tool} would ${reads ? "move or copy away" : kind === "remove" ? "remove" : "move, copy or unpack onto"} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
       };
     }
   }
