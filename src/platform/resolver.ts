@@ -87,10 +87,10 @@ function sharesContents(absolute: string): boolean {
   }
 }
 
-/** Short-lived answers per path, dropped wholesale when the table is full. */
+/** Short-lived answers per path, dropped wholesale when the table is full or told to forget. */
 function memo<T>(compute: (key: string) => T, ttl: number, now: () => number, maxEntries: number) {
   const cache = new Map<string, { at: number; value: T }>();
-  return (key: string): T => {
+  const lookup = (key: string): T => {
     const t = now();
     const hit = cache.get(key);
     if (hit && t - hit.at < ttl) return hit.value;
@@ -99,13 +99,31 @@ function memo<T>(compute: (key: string) => T, ttl: number, now: () => number, ma
     cache.set(key, { at: t, value });
     return value;
   };
+  return { lookup, forget: () => cache.clear() };
 }
 
-export function createFsResolver(options: FsResolverOptions = {}): PathResolver {
+/** The production resolver, and a way to drop what it remembers once the file system changed. */
+export interface FsResolver extends PathResolver {
+  /**
+   * Forget every cached answer. The relay calls it when a call it let through may have changed
+   * the file system (a write or a command, forwarded and when answered): otherwise a link moved
+   * into place by that call would be judged by the second-old answer (docs/decisions/0012).
+   */
+  forget(): void;
+}
+
+export function createFsResolver(options: FsResolverOptions = {}): FsResolver {
   const ttl = options.ttlMs ?? 1000;
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 1024;
   const realpath = memo((p) => resolveFrom(p, 0), ttl, now, maxEntries);
   const hasOtherNames = memo(sharesContents, ttl, now, maxEntries);
-  return { realpath, hasOtherNames };
+  return {
+    realpath: realpath.lookup,
+    hasOtherNames: hasOtherNames.lookup,
+    forget() {
+      realpath.forget();
+      hasOtherNames.forget();
+    },
+  };
 }

@@ -64,9 +64,10 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
       }),
     );
   }
+  const resolver = createFsResolver();
   const ownJudge = createSessionJudge(policy, {
     profile,
-    resolver: createFsResolver(),
+    resolver,
     bases: serverFolders(opts.serverArgv, profile),
     ...(opts.name === undefined ? {} : { server: opts.name }),
   });
@@ -74,7 +75,9 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   const taintDir = join(effectgateHome(), "taint");
   sweepExpiredTaint(taintDir);
   const judge = withSharedTaint(ownJudge, fileTaintStore(taintDir, clientProcessKey()), opts.name);
-  gates.push(createPolicyGate({ judge, level, policySource: policy.source }));
+  gates.push(
+    createPolicyGate({ judge, level, policySource: policy.source, forgetFiles: () => resolver.forget() }),
+  );
 
   return {
     gate: chainGates(gates),

@@ -29,9 +29,29 @@ function subjectOf(req: { method: string; params: unknown }): string {
  * Every non-allow decision is recorded (at observe too) BEFORE the answer is returned, so a
  * refusal is in the log before the client can see it.
  */
-export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; policySource: string }): Gate {
-  const { judge, level, policySource } = opts;
+export function createPolicyGate(opts: {
+  judge: SessionJudgeApi;
+  level: Level;
+  policySource: string;
+  /**
+   * Drop what the path resolver remembers: called when a call that may change the file system
+   * (a write or a command) is forwarded, and again when it is answered, so that a link it moved
+   * into place is seen by the next call's judgement (docs/decisions/0012).
+   */
+  forgetFiles?: () => void;
+}): Gate {
+  const { judge, level, policySource, forgetFiles } = opts;
   const announced = new Set<string>();
+  // Ids (typed, so 1 and "1" differ) of forwarded calls that may change files, not yet answered.
+  const changing = new Set<string>();
+  const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
+  const forward = (req: HeldRequest, decision: Decision): GateAnswer => {
+    if (forgetFiles !== undefined && decision.effects.some((e) => e.operation !== "read")) {
+      changing.add(idKey(req.id));
+      forgetFiles();
+    }
+    return { action: "forward", decision };
+  };
 
   const record = (ctx: JudgeContext, req: HeldRequest, tool: string, d: Decision, outcome: Recorded) => {
     const data: Record<string, unknown> = {
@@ -63,13 +83,13 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);
-      if (decision.verdict === "allow") return { action: "forward", decision };
+      if (decision.verdict === "allow") return forward(req, decision);
       // An unjudgeable call carries "deny", so enforce and strict refuse it and observe records it.
       const outcome = outcomeFor(level, decision.verdict);
       switch (outcome) {
         case "forward":
           record(ctx, req, tool, decision, "forward");
-          return { action: "forward", decision };
+          return forward(req, decision);
         case "forward-noted": {
           record(ctx, req, tool, decision, "forward-noted");
           const key = `${tool}\u0000${decision.rule ?? ""}`;
@@ -79,7 +99,7 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
               `allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
             );
           }
-          return { action: "forward", decision };
+          return forward(req, decision);
         }
         case "refuse":
           record(ctx, req, tool, decision, "refuse");
@@ -99,7 +119,7 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
           }
           if (answer === "accept") {
             record(ctx, req, tool, decision, "ask-accepted");
-            return { action: "forward", decision };
+            return forward(req, decision);
           }
           record(
             ctx,
@@ -114,6 +134,7 @@ export function createPolicyGate(opts: { judge: SessionJudgeApi; level: Level; p
     },
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
+      if (changing.delete(idKey(seen.request.id))) forgetFiles?.();
       const scan: ScanOptions = {
         // No cap is silent: text past the scan budget is recorded with the call it answers.
         onPartial: (extent) => ctx.record("scan-partial", { id: seen.request.id, ...extent }),

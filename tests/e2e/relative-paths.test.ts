@@ -44,4 +44,33 @@ describe("relative paths, black-box with the real filesystem server", () => {
     // The server put the allowed file in its allowed folder: the reading that was judged.
     expect(readFileSync(join(home, "notes.txt"), "utf8")).toBe("fine\n");
   });
+
+  it("are judged from a folder named inside a shell's command line (sh -c)", async () => {
+    const { home, env } = sandbox();
+    const elsewhere = join(home, "elsewhere");
+    mkdirSync(elsewhere);
+    mkdirSync(join(home, ".ssh"));
+    const keys = join(home, ".ssh", "authorized_keys");
+    writeFileSync(keys, "mine\n");
+    const script = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FILESYSTEM)} ~`;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "--level", "enforce", "--", "sh", "-c", script],
+      cwd: elsewhere,
+      env: env as Record<string, string>,
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "relative-paths-test", version: "1" });
+    await client.connect(transport);
+    try {
+      const refused = await client.callTool({
+        name: "write_file",
+        arguments: { path: ".ssh/authorized_keys", content: "ssh-ed25519 attacker\n" },
+      });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(readFileSync(keys, "utf8")).toBe("mine\n");
+  });
 });

@@ -31,7 +31,9 @@ describe("reads hidden in writing tools", () => {
   });
 
   it("an unknown copying tool reads what it names", () => {
-    expect(judge("copy_file", { from: "~/.vault-token", to: "/w/x" }).rule).toBe("paths.deny_read ~/.vault-token");
+    expect(judge("copy_file", { from: "~/.vault-token", to: "/w/x" }).rule).toBe(
+      "paths.deny_read ~/.vault-token",
+    );
     expect(judge("upload", { file: "/w/key.pem" }).rule).toBe("paths.deny_read **/*.pem");
   });
 });

@@ -58,4 +58,15 @@ describe("serverFolders", () => {
     ];
     expect(serverFolders(argv, profile)).toEqual([code, join(cwd, "sub"), home]);
   });
+
+  it("reads a command line inside one word (sh -c), and $HOME as the shell expands it", () => {
+    const root = mkdtempSync(join(tmpdir(), "eg-folders-"));
+    const home = join(root, "home");
+    const code = join(home, "code");
+    mkdirSync(code, { recursive: true });
+    const profile = { ...PROFILE, home, cwd: root };
+    expect(serverFolders(["sh", "-c", "exec node server.js ~"], profile)).toEqual([home]);
+    expect(serverFolders(["bash", "-lc", 'cd x && npx -y srv "$HOME/code"'], profile)).toEqual([code]);
+    expect(serverFolders(["cmd", "/c", "srv ${HOME}/code;srv2 $HOMEX"], profile)).toEqual([code]);
+  });
 });
