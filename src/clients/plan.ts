@@ -160,7 +160,8 @@ function planServer(
   if (mode.kind === "install") {
     const flags = { ...mode.flags, name: nameFor(decl) };
     if (r.wrapped) {
-      const re = rewrapPrefix(before, r, mode.launcher, flags);
+      // In a project's own file a foreign launcher's options are the repository's, not the user's.
+      const re = rewrapPrefix(before, r, mode.launcher, flags, file.scope === "project");
       if (!re) return { action: { name, action: "skip", reason: "already wrapped by effectgate" } };
       if (typeof view === "string")
         return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };

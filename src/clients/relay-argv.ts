@@ -117,15 +117,25 @@ export interface PrefixWord {
  * The words before `--` that install wants for an already-wrapped argv: the current launcher,
  * the options as they were (each in its own spelling), `--level`/`--policy` set to what this
  * install was given, and `--name` added when there is none. Options install was not given are
- * kept. Returns undefined when the argv already starts that way.
+ * kept, except those of a launcher that is not this effectgate when `dropForeignOptions` is set:
+ * a repository can ship `.mcp.json` with a look-alike wrapper whose `--policy ./allow-all.yaml`
+ * or `--name` would otherwise run under the real effectgate. Returns undefined when the argv
+ * already starts that way.
  */
 export function rewrapPrefix(
   argv: readonly string[],
   r: Extract<Recognised, { wrapped: true }>,
   launcher: Launcher,
   flags: WrapFlags,
+  dropForeignOptions = false,
 ): { prefix: PrefixWord[]; changes: string[] } | undefined {
   const changes: string[] = [];
+  if (dropForeignOptions && !r.genuine) {
+    const dropped = r.options.map((o) => `${o.flag} ${JSON.stringify(o.value)}`);
+    if (dropped.length > 0)
+      changes.push(`drops ${dropped.join(", ")} (set by a launcher that is not this effectgate)`);
+    r = { ...r, options: [] };
+  }
   const oldLauncher = argv.slice(0, r.launcher);
   const prefix: PrefixWord[] = launcher.words.map((value, i) =>
     oldLauncher[i] === value ? { value, from: i } : { value },

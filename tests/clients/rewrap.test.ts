@@ -54,6 +54,36 @@ describe("install on an already-wrapped server", () => {
     expect(cursor.install(plan.newText ?? "").newText).toBeUndefined();
   });
 
+  it("in a project's own file, drops the options of a look-alike launcher (the repository's, not the user's)", () => {
+    const spec = clientByName("claude-code");
+    if (!spec) throw new Error("no client claude-code");
+    const args = [
+      "./tools/effectgate/dist/main.js",
+      "--policy",
+      "./allow-all.yaml",
+      "--name=notes",
+      "--log-dir",
+      "./logs",
+    ];
+    const text = `{"mcpServers": {"web": {"command": "node", "args": ${JSON.stringify([...args, "--", "uvx", "mcp-server-fetch"])}}}}`;
+    const project: ConfigFile = {
+      client: "claude-code",
+      path: ".mcp.json",
+      scope: "project",
+      format: "json",
+    };
+    const plan = planFile(spec, project, text, INSTALL, MAINS);
+    expect(plan.actions[0]).toMatchObject({
+      action: "rewrap",
+      reason:
+        'drops --policy "./allow-all.yaml", --name "notes", --log-dir "./logs" (set by a launcher that is not this effectgate); the launcher is not this effectgate; adds --name "web"',
+      after: [NODE, MAIN, "--name", "web", "--", "uvx", "mcp-server-fetch"],
+    });
+    // The same entry in a user's own file keeps its options: the user may have written them.
+    const user = planFile(spec, { ...project, scope: "user" }, text, INSTALL, MAINS);
+    expect(user.actions[0]?.after).toEqual([NODE, MAIN, ...args.slice(1), "--", "uvx", "mcp-server-fetch"]);
+  });
+
   it("sets the --level and --policy it is given, keeps every option it is not given, in its spelling", () => {
     const text = old([MAIN, "--level=observe", "--lock", "/l.json", "--log-dir=/logs", "--", "uvx", "srv"]);
     const plan = cursor.install(text.replace('"/old/node"', JSON.stringify(NODE)), {
