@@ -87,6 +87,15 @@ function sharesContents(absolute: string): boolean {
   }
 }
 
+/** An existing folder, links followed: the kernel can take `..` from it. Asked afresh each time. */
+export function isExistingFolder(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Short-lived answers per path, dropped wholesale when the table is full or told to forget. */
 function memo<T>(compute: (key: string) => T, ttl: number, now: () => number, maxEntries: number) {
   const cache = new Map<string, { at: number; value: T }>();
@@ -121,6 +130,7 @@ export function createFsResolver(options: FsResolverOptions = {}): FsResolver {
   return {
     realpath: realpath.lookup,
     hasOtherNames: hasOtherNames.lookup,
+    isFolder: isExistingFolder,
     forget() {
       realpath.forget();
       hasOtherNames.forget();

@@ -132,7 +132,7 @@ describe("hard links and `..` through a link (custom canonicaliser)", () => {
     const e = j.explain(...tc("write_file", { path: "ln/../x", content: "" }));
     expect(e.decision).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
     expect(e.decision.reason).toBe(
-      "write_file would write /home/user/.ssh/x (through a link: /home/user/project/x), which matches paths.deny ~/.ssh/**",
+      'write_file would write /home/user/.ssh/x (where `..` after a link in "ln/../x" leads), which matches paths.deny ~/.ssh/**',
     );
     expect(e.items[0]?.physical).toBe("/home/user/.ssh/x");
     const plain = judgeOf().explain(...tc("write_file", { path: "x", content: "" }));

@@ -83,7 +83,14 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
     for (const form of forms) {
       const pattern = cx.policy.matchPath(list, form, cx.env.resolver);
       if (pattern === undefined) continue;
-      const via = form === c.lexical ? "" : ` (through a link: ${c.lexical})`;
+      // The resolved form is reached through a link from the lexical one; the physical form is
+      // where the kernel's walk goes when a `..` follows a link (the lexical form has no `..` left).
+      const via =
+        form === c.lexical
+          ? ""
+          : form === c.resolved
+            ? ` (through a link: ${c.lexical})`
+            : ` (where \`..\` after a link in ${JSON.stringify(effect.spelled)} leads)`;
       const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";
       return {
         ...judged,

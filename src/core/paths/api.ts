@@ -29,6 +29,11 @@ export interface PathResolver {
    * resolver without it (offline checks) cannot see hard links.
    */
   hasOtherNames?(absolute: string): boolean;
+  /**
+   * Whether `absolute` is an existing folder (links followed): the kernel can only take `..`
+   * from one. Optional: without it, the walk of `..` assumes every folder it passes exists.
+   */
+  isFolder?(absolute: string): boolean;
 }
 
 export type Canonical =

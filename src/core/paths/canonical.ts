@@ -115,8 +115,9 @@ export function canonicalise(input: string, profile: PlatformProfile, resolver: 
   const out: Canonical = { ok: true, spelled: input, lexical: lex.lexical, resolved };
   // `..` after a link leaves the link's target, not the folder it sits in (decision 0010).
   if (hasParentStep(lex.unfolded, profile.platform)) {
-    const physical = nfc(physicalPath(lex.parsed.root, lex.unfolded, profile.platform, resolver));
-    if (physical !== resolved) out.physical = physical;
+    const walked = physicalPath(lex.parsed.root, lex.unfolded, profile.platform, resolver);
+    const physical = walked === undefined ? undefined : nfc(walked);
+    if (physical !== undefined && physical !== resolved) out.physical = physical;
   }
   // A file with several names: writing it changes files no path rule sees (decision 0012).
   const shared = [out.resolved, ...(out.physical === undefined ? [] : [out.physical])];

@@ -34,13 +34,16 @@ function split(absolute: string, platform: Platform): Split | undefined {
  * before each `..`, the names so far are resolved through `resolver` and `..` steps to the
  * parent of that real folder; `.` and empty names are skipped. Where the resolver cannot say,
  * the walk carries on with the spelled names (the same fallback canonicalise uses).
+ * Undefined when the kernel cannot walk the path: a `..` after something that is not an existing
+ * folder (a missing name, a file, a dangling link, whose target the kernel never steps out of),
+ * as far as `resolver.isFolder` can tell. Only a server that folds `..` first opens anything then.
  */
 export function physicalPath(
   root: string,
   segments: readonly string[],
   platform: Platform,
   resolver: PathResolver,
-): string {
+): string | undefined {
   let current: Split = { root, segments: [] };
   let pending: string[] = [];
   // Resolve what has been walked so far, so the next `..` leaves the folder the kernel is in.
@@ -55,6 +58,11 @@ export function physicalPath(
     const seg = nameOf(raw, platform);
     if (seg === "" || seg === ".") continue;
     if (seg === "..") {
+      if (
+        pending.length > 0 &&
+        resolver.isFolder?.(joinPath(current.root, [...current.segments, ...pending], platform)) === false
+      )
+        return undefined;
       const here = settle();
       current = { root: here.root, segments: here.segments.slice(0, -1) }; // at a root, stays there
       pending = [];
