@@ -103,7 +103,13 @@ describe("reasons and rules", () => {
     const d = judgeOf().judge(...tc("write_file", { path: "a.txt", other: "~/.bashrc" }));
     expect(d.verdict).toBe("deny");
     expect(d.effects[0]?.spelled).toBe("~/.bashrc");
-    expect(d.effects.map((e) => e.spelled).sort()).toEqual(["a.txt", "~/.bashrc"]);
+    // `~/.bashrc` is read with `~` expanded and, for a server that does not, literally (0061).
+    expect(d.effects.map((e) => e.spelled).sort()).toEqual(["a.txt", "~/.bashrc", "~/.bashrc"]);
+    expect(d.effects.map((e) => e.canonical)).toEqual([
+      "/home/user/.bashrc",
+      "/home/user/project/a.txt",
+      "/home/user/project/~/.bashrc",
+    ]);
   });
 
   it("lets a URL through with a taint warning", () => {

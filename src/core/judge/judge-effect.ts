@@ -1,8 +1,15 @@
 import type { Canonical, PathResolver, PlatformProfile } from "../paths/api.js";
+import { otherReadings, type Reading } from "../paths/readings.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Effect, Verdict } from "../types.js";
 
-export type Canonicalise = (input: string, profile: PlatformProfile, resolver: PathResolver) => Canonical;
+/** `leaveOut`: interpreting steps to skip (STEP bits in src/core/paths/canonical.ts); 0 = all applied. */
+export type Canonicalise = (
+  input: string,
+  profile: PlatformProfile,
+  resolver: PathResolver,
+  leaveOut?: number,
+) => Canonical;
 
 /** One effect with the verdict it earned on its own. */
 export interface JudgedEffect {
@@ -43,10 +50,27 @@ function pathRules(op: Effect["operation"], tainted: boolean): Array<[PathList, 
   return lists;
 }
 
-function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
-  const c = cx.canonicalise(effect.spelled, cx.env.profile, cx.env.resolver);
+/** One reading of a path string: the text canonicalised, the steps left out, and its note. */
+interface PathReading {
+  text: string;
+  leaveOut: number;
+  note: string;
+}
+
+const OWN_READING = (effect: Effect): PathReading => ({ text: effect.spelled, leaveOut: 0, note: "" });
+
+/** Judge one reading of a path effect. */
+function judgePath(
+  effect: Effect,
+  cx: EffectContext,
+  reading: PathReading = OWN_READING(effect),
+): JudgedEffect {
+  const c =
+    reading.leaveOut === 0
+      ? cx.canonicalise(reading.text, cx.env.profile, cx.env.resolver)
+      : cx.canonicalise(reading.text, cx.env.profile, cx.env.resolver, reading.leaveOut);
   if (!c.ok) {
-    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} cannot be canonicalised: ${c.error}`;
+    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at}${reading.note} cannot be canonicalised: ${c.error}`;
     return { effect, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why };
   }
   if (c.namesNoFile === true) {
@@ -55,7 +79,7 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
   }
   if (effect.operation === "write" && c.otherNames === true) {
     // Hard links: the write changes every name of the file, and no rule can see the others.
-    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at} names a file that has other names (hard links); effectgate cannot tell which paths this write changes`;
+    const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at}${reading.note} names a file that has other names (hard links); effectgate cannot tell which paths this write changes`;
     return {
       effect: { ...effect, canonical: c.resolved },
       verdict: "deny",
@@ -90,20 +114,20 @@ function judgePath(effect: Effect, cx: EffectContext): JudgedEffect {
           ? ""
           : form === c.resolved
             ? ` (through a link: ${c.lexical})`
-            : ` (where \`..\` after a link in ${JSON.stringify(effect.spelled)} leads)`;
+            : ` (where \`..\` after a link in ${JSON.stringify(reading.text)} leads)`;
       const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";
       return {
         ...judged,
         effect: { ...effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${cx.tool} would ${VERB[effect.operation]} ${form}${via}, which matches paths.${list} ${pattern}${note}`,
+        reason: `${cx.tool} would ${VERB[effect.operation]} ${form}${via}${reading.note}, which matches paths.${list} ${pattern}${note}`,
       };
     }
   }
   return {
     ...judged,
-    reason: `${cx.tool} would ${VERB[effect.operation]} ${c.resolved}, which no rule names`,
+    reason: `${cx.tool} would ${VERB[effect.operation]} ${c.resolved}${reading.note}, which no rule names`,
   };
 }
 
@@ -124,22 +148,40 @@ function judgeCommand(effect: Effect, cx: EffectContext): JudgedEffect {
 }
 
 /**
- * `judgeEffect`, and for a path that lands elsewhere when read from one of `env.bases` (a
- * relative path), the same path judged from there too: one item per place it can name.
+ * `judgeEffect`, and for a path the same effect under every other reading a server may take,
+ * one item per place it can name (deduplicated by lexical form), the strictest deciding:
+ * - a relative path read from each of `env.bases` too (decision 0060);
+ * - the string with effectgate's trimming, `file:` decoding, `~` or variable expansion left out,
+ *   placed under the cwd and every base likewise (decision 0061).
+ * A path none of this applies to is canonicalised once, or once per base.
  */
 export function judgeEffectFromEachBase(effect: Effect, cx: EffectContext): JudgedEffect[] {
-  const first = judgeEffect(effect, cx);
-  const bases = cx.env.bases;
-  if (effect.kind !== "path" || bases === undefined || first.lexical === undefined) return [first];
+  if (effect.kind !== "path") return [judgeEffect(effect, cx)];
+  const first = judgePath(effect, cx);
+  if (first.lexical === undefined) return [first]; // unjudgeable (deny), or names no file
+  const bases = cx.env.bases ?? [];
+  const others = otherReadings(effect.spelled, cx.env.profile);
+  if (bases.length === 0 && others.length === 0) return [first];
   const items = [first];
   const seen = new Set([first.lexical]);
-  for (const cwd of bases) {
-    const item = judgePath(effect, { ...cx, env: { ...cx.env, profile: { ...cx.env.profile, cwd } } });
-    if (item.lexical !== undefined && seen.has(item.lexical)) continue;
+  const add = (item: JudgedEffect): void => {
+    if (item.lexical !== undefined && seen.has(item.lexical)) return;
     if (item.lexical !== undefined) seen.add(item.lexical);
     items.push(item);
+  };
+  const fromCwd = (cwd: string, reading: PathReading): JudgedEffect =>
+    judgePath(effect, { ...cx, env: { ...cx.env, profile: { ...cx.env.profile, cwd } } }, reading);
+  for (const cwd of bases) add(fromCwd(cwd, OWN_READING(effect)));
+  for (const other of others) {
+    const reading = readingOf(effect.spelled, other);
+    add(judgePath(effect, cx, reading));
+    for (const cwd of bases) add(fromCwd(cwd, reading));
   }
   return items;
+}
+
+function readingOf(text: string, r: Reading): PathReading {
+  return { text, leaveOut: r.leaveOut, note: r.note };
 }
 
 export function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {

@@ -1,12 +1,63 @@
 import type { Canonical, PathResolver, PlatformProfile } from "./api.js";
-import { expandHomeAndVars, fileUriToPath, isFileUri } from "./expand.js";
+import { afterHome, expandVars, fileUriToPath, isFileUri } from "./expand.js";
 import { joinPath, normaliseSegments, parsePath, type Parsed } from "./lexical.js";
 import { hasParentStep, physicalPath } from "./physical.js";
 
 // canonicalise(): every way of writing a path → one absolute lexical form, then its real path.
-// Order matters and is the same on every branch: trim → refuse bad text → file: URI or ~/env
+// Order matters and is the same on every branch: refuse bad text → trim → file: URI or ~/env
 // expansion → (win32) prefixes, separators, streams, trailing dots → place relative paths under
 // the server's cwd → `.`/`..` → (darwin) NFC → resolver; with a `..`, also the kernel's walk.
+// The interpreting steps (trim, URI, ~, variables) are what effectgate reads into the text; a
+// server may read it literally, so each can be left out (`leaveOut`), and
+// src/core/paths/readings.ts lists the readings worth judging (decision 0061).
+
+/** Interpreting steps, as bits of a `leaveOut` mask. */
+export const STEP = {
+  /** Trim surrounding whitespace. */
+  trim: 1,
+  /** Decode a `file:` URI. */
+  uri: 2,
+  /** Expand a leading `~`. */
+  home: 4,
+  /** Expand set `$VAR`, `${VAR}` (win32: `%VAR%`, `$env:VAR`). */
+  vars: 8,
+} as const;
+
+/** Every interpreting step left out: the text is taken as the name of a file, as written. */
+export const LITERAL = 15;
+
+export type Interpreted = { ok: true; text: string; applied: number } | { ok: false; error: string };
+
+/**
+ * The text a path string stands for once the interpreting steps not in `leaveOut` are applied;
+ * `applied` has a bit for each step that changed it. `input` has passed refuseText().
+ */
+export function interpret(input: string, profile: PlatformProfile, leaveOut = 0): Interpreted {
+  let text = input;
+  let applied = 0;
+  if ((leaveOut & STEP.trim) === 0) {
+    text = input.trim();
+    if (text !== input) applied |= STEP.trim;
+  }
+  if ((leaveOut & STEP.uri) === 0 && isFileUri(text)) {
+    const r = fileUriToPath(text, profile);
+    if (!r.ok) return r;
+    const again = refuseText(r.text);
+    if (again) return { ok: false, error: `${again} (after percent-decoding the file: URI)` };
+    return { ok: true, text: r.text, applied: applied | STEP.uri };
+  }
+  // The home folder is inserted as is: a `$` in it is never expanded (no recursive expansion).
+  const rest = (leaveOut & STEP.home) === 0 ? afterHome(text, profile) : undefined;
+  const head = rest === undefined ? "" : profile.home;
+  if (rest !== undefined) applied |= STEP.home;
+  let tail = rest ?? text;
+  if ((leaveOut & STEP.vars) === 0) {
+    const expanded = expandVars(tail, profile);
+    if (expanded !== tail) applied |= STEP.vars;
+    tail = expanded;
+  }
+  return { ok: true, text: head + tail, applied };
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -33,21 +84,15 @@ export type Lexical =
 
 /**
  * The absolute lexical form of `input` (no file-system access). `wasAbsolute` tells pattern
- * anchors apart from relative bodies, which are placed under the cwd here.
+ * anchors apart from relative bodies, which are placed under the cwd here. `leaveOut` (STEP
+ * bits) names interpreting steps to skip, for a server that takes the text more literally.
  */
-export function lexicalPath(input: string, profile: PlatformProfile): Lexical {
+export function lexicalPath(input: string, profile: PlatformProfile, leaveOut = 0): Lexical {
   const bad = refuseText(input);
   if (bad) return { ok: false, error: bad };
-  let text = input.trim();
-  if (isFileUri(text)) {
-    const r = fileUriToPath(text, profile);
-    if (!r.ok) return r;
-    text = r.text;
-    const again = refuseText(text);
-    if (again) return { ok: false, error: `${again} (after percent-decoding the file: URI)` };
-  } else {
-    text = expandHomeAndVars(text, profile);
-  }
+  const interpreted = interpret(input, profile, leaveOut);
+  if (!interpreted.ok) return interpreted;
+  const text = interpreted.text;
   const parsedR = parsePath(text, profile.platform);
   if (!parsedR.ok) return parsedR;
   const parsed = parsedR.parsed;
@@ -102,9 +147,15 @@ export const MAX_PATH_CHARS = 32_767;
 /**
  * Canonicalise one path argument as the server would see it. Never throws: a string that cannot
  * be placed comes back `ok: false` with the reason, so the caller refuses the call (fail closed).
+ * `leaveOut` (STEP bits) skips interpreting steps: the default applies them all.
  */
-export function canonicalise(input: string, profile: PlatformProfile, resolver: PathResolver): Canonical {
-  const lex = lexicalPath(input, profile);
+export function canonicalise(
+  input: string,
+  profile: PlatformProfile,
+  resolver: PathResolver,
+  leaveOut = 0,
+): Canonical {
+  const lex = lexicalPath(input, profile, leaveOut);
   if (!lex.ok) return { ok: false, spelled: input, error: lex.error };
   // Asking the file system about megabytes of text would only cost time (a 4 MiB string to a
   // tool effectgate does not know is read as a possible path).

@@ -58,13 +58,17 @@ export function expandVars(text: string, profile: PlatformProfile): string {
  * as is: a `$` in it is never expanded (no recursive expansion).
  */
 export function expandHomeAndVars(text: string, profile: PlatformProfile): string {
-  if (text.startsWith("~")) {
-    const next = text[1];
-    if (next === undefined) return profile.home;
-    if (next === "/" || (profile.platform === "win32" && next === "\\"))
-      return profile.home + expandVars(text.slice(1), profile);
-  }
-  return expandVars(text, profile);
+  const rest = afterHome(text, profile);
+  return rest === undefined ? expandVars(text, profile) : profile.home + expandVars(rest, profile);
+}
+
+/** What follows a leading `~` that names the home folder (`~`, `~/…`, win32 `~\…`), or undefined. */
+export function afterHome(text: string, profile: PlatformProfile): string | undefined {
+  if (!text.startsWith("~")) return undefined;
+  const next = text[1];
+  if (next === undefined || next === "/" || (profile.platform === "win32" && next === "\\"))
+    return text.slice(1);
+  return undefined;
 }
 
 export function isFileUri(text: string): boolean {
