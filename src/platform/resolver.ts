@@ -1,5 +1,5 @@
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import type { PathResolver } from "../core/paths/api.js";
 import { longPathName, mayHaveShortNames } from "./windows-longpath.js";
 
@@ -96,6 +96,53 @@ export function isExistingFolder(absolute: string): boolean {
   }
 }
 
+/**
+ * The reference filesystem server, when realpath says ENOENT, walks the path from its allowed
+ * folder and replaces each name by the one entry of its folder with the same NFC form (two or
+ * more: it refuses; none: the rest is created as written). The same walk from the root, so the
+ * judge sees the file that server opens. Undefined when no name was replaced. Asked afresh each
+ * time, and only for paths with a name outside ASCII.
+ */
+export function unicodeEquivalentPath(absolute: string): string | undefined {
+  const root = parse(absolute).root;
+  const names = absolute
+    .slice(root.length)
+    .split(sep)
+    .filter((n) => n !== "");
+  let current = root;
+  let changed = false;
+  let i = 0;
+  for (; i < names.length; i++) {
+    const name = names[i] as string;
+    const exact = join(current, name);
+    if (entryExists(exact)) {
+      current = exact;
+      continue;
+    }
+    let entries: string[];
+    try {
+      entries = readdirSync(current);
+    } catch {
+      break; // not a folder, or unreadable: the rest is as written
+    }
+    const wanted = name.normalize("NFC");
+    const same = entries.filter((e) => e.normalize("NFC") === wanted);
+    if (same.length !== 1) break; // none: created as written; several: the server refuses
+    current = join(current, same[0] as string);
+    changed = true;
+  }
+  return changed ? join(current, ...names.slice(i)) : undefined;
+}
+
+function entryExists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Short-lived answers per path, dropped wholesale when the table is full or told to forget. */
 function memo<T>(compute: (key: string) => T, ttl: number, now: () => number, maxEntries: number) {
   const cache = new Map<string, { at: number; value: T }>();
@@ -131,6 +178,7 @@ export function createFsResolver(options: FsResolverOptions = {}): FsResolver {
     realpath: realpath.lookup,
     hasOtherNames: hasOtherNames.lookup,
     isFolder: isExistingFolder,
+    unicodeEquivalent: unicodeEquivalentPath,
     forget() {
       realpath.forget();
       hasOtherNames.forget();

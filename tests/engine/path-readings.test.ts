@@ -76,6 +76,30 @@ describe("spellings effectgate interprets and a server may not", () => {
   });
 });
 
+describe("D4: names a server matches by their NFC form", () => {
+  it("a KELVIN SIGN meets a pattern with K", () => {
+    const j = judgeOf({ text: 'version: 1\npaths:\n  deny_read: ["~/Keys/**"]\n' });
+    const d = j.judge("tools/call", call("read_text_file", { path: "/home/user/\u212Aeys/k.txt" }));
+    expect(d).toMatchObject({ verdict: "deny", rule: "paths.deny_read ~/Keys/**" });
+    expect(d.reason).toBe(
+      "read_text_file would read /home/user/Keys/k.txt (if the server matches names by their NFC form), which matches paths.deny_read ~/Keys/**",
+    );
+  });
+
+  it("an NFD spelling of an NFC home is the home", () => {
+    const home = "/home/jos\u00e9";
+    const profile = { ...PROFILE, home, env: { HOME: home }, cwd: `${home}/project` };
+    const j = judgeOf({ profile });
+    const d = j.judge("tools/call", call("write_file", { path: "/home/jose\u0301/.bashrc" }));
+    expect(d).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.bashrc" });
+    // The NFD spelling relative to a base: read from there, then as its NFC form.
+    const fromHomes = judgeOf({ profile, bases: ["/home"] });
+    expect(fromHomes.judge("tools/call", call("write_file", { path: "jose\u0301/.ssh/x" })).verdict).toBe(
+      "deny",
+    );
+  });
+});
+
 describe("cost", () => {
   it("a path no step changes is canonicalised once (once per base)", () => {
     const seen: string[] = [];

@@ -83,3 +83,29 @@ describe("the readings of a path string", () => {
     expect(lexical(" $HOME/a ", LINUX, 0)).toBe("/home/u/a");
   });
 });
+
+describe("Unicode equivalents", () => {
+  it("lists the NFC form of a path with a name outside ASCII", () => {
+    const c = canonicalise("/home/u/\u212Aeys/k", LINUX, LEXICAL_ONLY);
+    expect(c.ok && c.equivalents).toEqual(["/home/u/Keys/k"]);
+    const nfd = canonicalise("/home/jose\u0301/.bashrc", LINUX, LEXICAL_ONLY);
+    expect(nfd.ok && nfd.equivalents).toEqual(["/home/jos\u00e9/.bashrc"]);
+  });
+
+  it("adds the resolver's equivalent, and nothing for ASCII, NFC-only names or when left out", () => {
+    const asked: string[] = [];
+    const resolver = {
+      realpath: () => undefined,
+      unicodeEquivalent: (p: string) => {
+        asked.push(p);
+        return p.replace("caf\u00e9", "cafe\u0301");
+      },
+    };
+    const c = canonicalise("/x/caf\u00e9/y", LINUX, resolver);
+    expect(c.ok && c.equivalents).toEqual(["/x/cafe\u0301/y"]);
+    expect(canonicalise("/x/a/y", LINUX, resolver)).not.toHaveProperty("equivalents");
+    expect(canonicalise("/x/caf\u00e9/y", LINUX, resolver, STEP.unicode)).not.toHaveProperty("equivalents");
+    expect(asked).toEqual(["/x/caf\u00e9/y"]);
+    expect(canonicalise("/x/\u00e9", LINUX, LEXICAL_ONLY)).not.toHaveProperty("equivalents");
+  });
+});

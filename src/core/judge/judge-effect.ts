@@ -1,5 +1,6 @@
 import type { Canonical, PathResolver, PlatformProfile } from "../paths/api.js";
-import { otherReadings, type Reading } from "../paths/readings.js";
+import { LITERAL } from "../paths/canonical.js";
+import { otherReadings, type Reading, UNICODE_NOTE } from "../paths/readings.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Effect, Verdict } from "../types.js";
 
@@ -59,11 +60,15 @@ interface PathReading {
 
 const OWN_READING = (effect: Effect): PathReading => ({ text: effect.spelled, leaveOut: 0, note: "" });
 
-/** Judge one reading of a path effect. */
+/**
+ * Judge one reading of a path effect. `equivalents`, when given, receives the canonical form's
+ * other Unicode spellings (Canonical.equivalents), for the caller to judge as readings too.
+ */
 function judgePath(
   effect: Effect,
   cx: EffectContext,
   reading: PathReading = OWN_READING(effect),
+  equivalents?: string[],
 ): JudgedEffect {
   const c =
     reading.leaveOut === 0
@@ -73,6 +78,7 @@ function judgePath(
     const why = `the path ${JSON.stringify(effect.spelled)} at ${effect.at}${reading.note} cannot be canonicalised: ${c.error}`;
     return { effect, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why };
   }
+  if (equivalents !== undefined && c.equivalents !== undefined) equivalents.push(...c.equivalents);
   if (c.namesNoFile === true) {
     const why = `${cx.tool} would ${VERB[effect.operation]} a path of ${effect.spelled.length} characters at ${effect.at}: longer than any system accepts, it names no file`;
     return { effect, verdict: "allow", reason: why };
@@ -152,16 +158,19 @@ function judgeCommand(effect: Effect, cx: EffectContext): JudgedEffect {
  * one item per place it can name (deduplicated by lexical form), the strictest deciding:
  * - a relative path read from each of `env.bases` too (decision 0060);
  * - the string with effectgate's trimming, `file:` decoding, `~` or variable expansion left out,
- *   placed under the cwd and every base likewise (decision 0061).
+ *   placed under the cwd and every base likewise (decision 0061);
+ * - each of those with a name outside ASCII, also as its NFC form and through existing names
+ *   with the same NFC form (Canonical.equivalents), taken literally.
  * A path none of this applies to is canonicalised once, or once per base.
  */
 export function judgeEffectFromEachBase(effect: Effect, cx: EffectContext): JudgedEffect[] {
   if (effect.kind !== "path") return [judgeEffect(effect, cx)];
-  const first = judgePath(effect, cx);
+  const equivalents: string[] = [];
+  const first = judgePath(effect, cx, OWN_READING(effect), equivalents);
   if (first.lexical === undefined) return [first]; // unjudgeable (deny), or names no file
   const bases = cx.env.bases ?? [];
   const others = otherReadings(effect.spelled, cx.env.profile);
-  if (bases.length === 0 && others.length === 0) return [first];
+  if (bases.length === 0 && others.length === 0 && equivalents.length === 0) return [first];
   const items = [first];
   const seen = new Set([first.lexical]);
   const add = (item: JudgedEffect): void => {
@@ -170,12 +179,22 @@ export function judgeEffectFromEachBase(effect: Effect, cx: EffectContext): Judg
     items.push(item);
   };
   const fromCwd = (cwd: string, reading: PathReading): JudgedEffect =>
-    judgePath(effect, { ...cx, env: { ...cx.env, profile: { ...cx.env.profile, cwd } } }, reading);
+    judgePath(
+      effect,
+      { ...cx, env: { ...cx.env, profile: { ...cx.env.profile, cwd } } },
+      reading,
+      equivalents,
+    );
   for (const cwd of bases) add(fromCwd(cwd, OWN_READING(effect)));
   for (const other of others) {
     const reading = readingOf(effect.spelled, other);
-    add(judgePath(effect, cx, reading));
+    add(judgePath(effect, cx, reading, equivalents));
     for (const cwd of bases) add(fromCwd(cwd, reading));
+  }
+  // Equivalents are absolute: one reading each, with nothing more read into them.
+  for (const text of new Set(equivalents)) {
+    if (seen.has(text)) continue;
+    add(judgePath(effect, cx, { text, leaveOut: LITERAL, note: UNICODE_NOTE }));
   }
   return items;
 }

@@ -34,6 +34,12 @@ export interface PathResolver {
    * from one. Optional: without it, the walk of `..` assumes every folder it passes exists.
    */
   isFolder?(absolute: string): boolean;
+  /**
+   * `absolute` (lexically normalised) with each missing name replaced by the one existing entry
+   * of its folder that has the same NFC form, as a server that matches names that way opens it;
+   * undefined when no name was replaced. Optional: a resolver without it sees only the NFC form.
+   */
+  unicodeEquivalent?(absolute: string): string | undefined;
 }
 
 export type Canonical =
@@ -50,6 +56,12 @@ export type Canonical =
        * each `..`) lands somewhere other than `resolved`.
        */
       physical?: string;
+      /**
+       * Present when `lexical` has other Unicode spellings a server may open: its NFC form, and
+       * the path through existing names with the same NFC form (`PathResolver.unicodeEquivalent`).
+       * Absolute; each is judged as a reading of its own, taken literally.
+       */
+      equivalents?: string[];
       /** Present when the file (resolved or physical) has other names (hard links). */
       otherNames?: true;
       /**

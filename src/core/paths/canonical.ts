@@ -7,9 +7,9 @@ import { hasParentStep, physicalPath } from "./physical.js";
 // Order matters and is the same on every branch: refuse bad text → trim → file: URI or ~/env
 // expansion → (win32) prefixes, separators, streams, trailing dots → place relative paths under
 // the server's cwd → `.`/`..` → (darwin) NFC → resolver; with a `..`, also the kernel's walk.
-// The interpreting steps (trim, URI, ~, variables) are what effectgate reads into the text; a
-// server may read it literally, so each can be left out (`leaveOut`), and
-// src/core/paths/readings.ts lists the readings worth judging (decision 0061).
+// The interpreting steps (trim, URI, ~, variables, Unicode equivalence) are what effectgate
+// reads into the text; a server may read it literally, so each can be left out (`leaveOut`),
+// and src/core/paths/readings.ts lists the readings worth judging (decision 0061).
 
 /** Interpreting steps, as bits of a `leaveOut` mask. */
 export const STEP = {
@@ -21,10 +21,12 @@ export const STEP = {
   home: 4,
   /** Expand set `$VAR`, `${VAR}` (win32: `%VAR%`, `$env:VAR`). */
   vars: 8,
+  /** Look for the path's NFC form and existing names with the same NFC form (`equivalents`). */
+  unicode: 16,
 } as const;
 
 /** Every interpreting step left out: the text is taken as the name of a file, as written. */
-export const LITERAL = 15;
+export const LITERAL = 31;
 
 export type Interpreted = { ok: true; text: string; applied: number } | { ok: false; error: string };
 
@@ -144,6 +146,9 @@ export function lexicalPath(input: string, profile: PlatformProfile, leaveOut = 
  */
 export const MAX_PATH_CHARS = 32_767;
 
+/** Any character outside ASCII: only such a path has other Unicode spellings. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
  * Canonicalise one path argument as the server would see it. Never throws: a string that cannot
  * be placed comes back `ok: false` with the reason, so the caller refuses the call (fail closed).
@@ -169,6 +174,15 @@ export function canonicalise(
     const walked = physicalPath(lex.parsed.root, lex.unfolded, profile.platform, resolver);
     const physical = walked === undefined ? undefined : nfc(walked);
     if (physical !== undefined && physical !== resolved) out.physical = physical;
+  }
+  // A server may open an existing name with the same NFC form as a missing one (the reference
+  // filesystem server does, on every platform): judge those spellings too (decision 0061).
+  // darwin's file systems fold Unicode themselves, and the lexical form is NFC there already.
+  if ((leaveOut & STEP.unicode) === 0 && profile.platform !== "darwin" && NON_ASCII.test(lex.lexical)) {
+    const found = new Set([lex.lexical.normalize("NFC"), resolver.unicodeEquivalent?.(lex.lexical)]);
+    found.delete(lex.lexical);
+    found.delete(undefined);
+    if (found.size > 0) out.equivalents = [...found] as string[];
   }
   // A file with several names: writing it changes files no path rule sees (decision 0012).
   const shared = [out.resolved, ...(out.physical === undefined ? [] : [out.physical])];

@@ -30,6 +30,9 @@ export function readingNote(mask: number): string {
   return ` (if the server does not ${steps.length === 0 ? last : `${steps.join(", ")} or ${last}`})`;
 }
 
+/** The note for a reading through a Unicode-equivalent name. */
+export const UNICODE_NOTE = " (if the server matches names by their NFC form)";
+
 /** Whether any step could change `input`: surrounding whitespace, `file:`, `~`, `$` or win32 `%`. */
 function mayBeInterpreted(input: string, profile: PlatformProfile): boolean {
   return (
