@@ -51,7 +51,7 @@ const SPELLING_STEPS = STEP.trim | STEP.uri | STEP.home | STEP.vars;
 /**
  * The readings of `input` other than effectgate's own (every step applied), one per distinct
  * text, each leaving out a combination of the steps. Empty when no step changes the text: a
- * plain path costs one trim and a few character tests here, nothing more.
+ * plain path costs a few character tests here, nothing more.
  */
 export function otherReadings(input: string, profile: PlatformProfile): Reading[] {
   if (!mayBeInterpreted(input, profile)) return [];
@@ -60,8 +60,8 @@ export function otherReadings(input: string, profile: PlatformProfile): Reading[
   if (!own.ok || own.applied === 0) return [];
   const seen = new Set([own.text]);
   const out: Reading[] = [];
+  // The four spelling steps are the low bits: every mask from 1 to SPELLING_STEPS is a combination.
   for (let leaveOut = 1; leaveOut <= SPELLING_STEPS; leaveOut++) {
-    if ((leaveOut & ~SPELLING_STEPS) !== 0) continue;
     const r = interpret(input, profile, leaveOut);
     // Leaving steps out cannot make decoding fail where doing them all succeeded; fail closed anyway.
     const key = r.ok ? r.text : `\u0000${r.error}`;
