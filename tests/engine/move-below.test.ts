@@ -109,7 +109,7 @@ describe("which paths count as folders", () => {
     }
   });
 
-  it("reads are never containers, even for a mover tool", () => {
+  it("reads of a mover's folders are containers too (deny_read below them), other reads are not", () => {
     const isContainer = containerTest("move_file", {}, false);
     const e = (operation: Effect["operation"], at: string): Effect => ({
       operation,
@@ -120,7 +120,9 @@ describe("which paths count as folders", () => {
     expect(isContainer(e("write", "arguments.source"))).toBe("place");
     expect(isContainer(e("write", "arguments.destination"))).toBe("place");
     expect(isContainer(e("write", "arguments.other"))).toBeUndefined();
-    expect(isContainer(e("read", "arguments.source"))).toBeUndefined();
+    expect(isContainer(e("read", "arguments.source"))).toBe("place");
+    expect(isContainer(e("exec", "arguments.source"))).toBeUndefined();
+    expect(containerTest("read_text_file", {}, false)(e("read", "arguments.path"))).toBeUndefined();
     expect(containerTest("read_text_file", {}, false)(e("write", "arguments.path"))).toBeUndefined();
     expect(containerTest("delete_directory", {}, false)(e("write", "arguments.path"))).toBe("remove");
   });

@@ -56,14 +56,16 @@ describe("container test", () => {
     expect(viaTable(write("repo/.git"))).toBe("place");
   });
 
-  it("only counts written paths", () => {
+  it("counts written and read paths, never URLs or exec effects", () => {
     const exec = containerTest("run_it", { command: "mv a b" }, true);
-    expect(exec({ operation: "read", kind: "path", at: "arguments.command", spelled: "b" })).toBeUndefined();
+    expect(exec({ operation: "read", kind: "path", at: "arguments.command", spelled: "b" })).toBe("place");
     expect(exec({ operation: "write", kind: "url", at: "arguments.command", spelled: "b" })).toBeUndefined();
+    expect(exec({ operation: "exec", kind: "path", at: "arguments.command", spelled: "b" })).toBeUndefined();
     const move = containerTest("move_file", { source: "a", destination: "b" }, false);
-    expect(move({ operation: "read", kind: "path", at: "arguments.source", spelled: "a" })).toBeUndefined();
+    expect(move({ operation: "read", kind: "path", at: "arguments.source", spelled: "a" })).toBe("place");
     const named = containerTest("move_things", {}, false);
-    expect(named({ operation: "read", kind: "path", at: "arguments.x", spelled: "x" })).toBeUndefined();
+    expect(named({ operation: "read", kind: "path", at: "arguments.x", spelled: "x" })).toBe("place");
+    expect(named({ operation: "exec", kind: "path", at: "arguments.x", spelled: "x" })).toBeUndefined();
     expect(named(write("x", "arguments.x"))).toBe("place");
   });
 
