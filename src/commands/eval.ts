@@ -17,8 +17,8 @@ import { formatBenign, formatRecall } from "../core/evaluation/report.js";
 import { thresholdFailures } from "../core/evaluation/thresholds.js";
 import type { Scenario } from "../core/evaluation/scenario.js";
 import { parseScenarioFile } from "../core/evaluation/scenario-file.js";
-import { terminalSafeJson } from "../core/replay/escape.js";
-import { listLogs, readLogFile } from "../log/reader.js";
+import { escapeForTerminal, terminalSafeJson } from "../core/replay/escape.js";
+import { listLogs, tryReadLogFile } from "../log/reader.js";
 import { readPolicy } from "../relay/policy-file.js";
 import { HELP, parseEvalArgs } from "../core/evaluation/options.js";
 
@@ -87,17 +87,41 @@ export function loadScenarios(dir: string): Scenario[] {
   return out;
 }
 
-function readBenign(path: string, progress: boolean): BenignSession[] {
-  const files = listLogs(path);
-  if (files === undefined)
+/** A benign log that could not be read: it is reported and skipped, and eval exits 1. */
+interface UnreadableLog {
+  file: string;
+  why: string;
+}
+
+function readBenign(
+  path: string,
+  progress: boolean,
+): { sessions: BenignSession[]; unreadable: UnreadableLog[] } {
+  const listing = listLogs(path);
+  if (listing.kind === "missing")
     throw new UsageError(`eval: --benign expected a log file or folder, got "${path}", which does not exist`);
+  if (listing.kind === "unreadable")
+    throw new UsageError(
+      `eval: --benign expected a readable log file or folder, got "${path}": ${listing.why}`,
+    );
+  const files = listing.files;
   const show = progress && files.length >= PROGRESS_FROM;
-  return files.map((file, i) => {
+  const sessions: BenignSession[] = [];
+  const unreadable: UnreadableLog[] = [];
+  files.forEach((file, i) => {
     if (show) process.stderr.write(`\reval: reading logs ${i + 1}/${files.length}`);
-    const entries = readLogFile(file);
+    const got = tryReadLogFile(file);
     if (show && i === files.length - 1) process.stderr.write("\n");
-    return { file: basename(file), entries };
+    if (got.ok) return void sessions.push({ file: basename(file), entries: got.lines });
+    // The one file named is the whole input: a usage error, as for a missing one.
+    if (listing.kind === "file")
+      throw new UsageError(`eval: --benign expected a readable log file, got "${path}": ${got.why}`);
+    unreadable.push({ file: basename(file), why: got.why });
+    process.stderr.write(
+      `effectgate: eval: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,
+    );
   });
+  return { sessions, unreadable };
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -137,8 +161,11 @@ export async function run(args: string[]): Promise<number> {
   let attack: RecallReport | undefined;
   let benign: BenignReport | undefined;
   if (attackDir !== undefined) attack = evaluateAttacks(loadScenarios(attackDir), makeJudge);
+  let unreadable: UnreadableLog[] = [];
   if (benignPath !== undefined) {
-    const sessions = readBenign(benignPath, process.stderr.isTTY === true);
+    const read = readBenign(benignPath, process.stderr.isTTY === true);
+    const sessions = read.sessions;
+    unreadable = read.unreadable;
     benign = evaluateBenign(
       sessions,
       makeJudge,
@@ -165,16 +192,22 @@ export async function run(args: string[]): Promise<number> {
 
   if (opts.json) {
     process.stdout.write(
-      `${terminalSafeJson({ policy: policyName, attack: attack ?? null, benign: benign ?? null, failures })}\n`,
+      `${terminalSafeJson({ policy: policyName, attack: attack ?? null, benign: benign ?? null, unreadableLogs: unreadable, failures })}\n`,
     );
   } else {
     const lines: string[] = [];
     if (attack) lines.push(...formatRecall(attack, policyName));
     if (benign) lines.push(...(attack ? [""] : []), ...formatBenign(benign, policyName));
+    for (const u of unreadable)
+      lines.push(
+        `unreadable benign log skipped: ${escapeForTerminal(u.file)}: expected a readable session log, got ${u.why}`,
+      );
     for (const f of failures) lines.push(`threshold missed: ${f}`);
     process.stdout.write(`${lines.join("\n")}\n`);
   }
-  return failures.length > 0 ? EXIT.finding : EXIT.ok;
+  // A measurement that left a log out is incomplete, whatever the thresholds say
+  // (docs/decisions/0064-unreadable-inputs-and-shared-taint-freshness.md).
+  return failures.length > 0 || unreadable.length > 0 ? EXIT.finding : EXIT.ok;
 }
 
 function isDir(p: string): boolean {

@@ -1,12 +1,12 @@
 // `effectgate replay [LOG|DIR] [--json]`: a readable, deterministic transcript of session logs.
 import { basename, dirname, relative } from "node:path";
-import { UsageError } from "../core/errors.js";
+import { EXIT, UsageError } from "../core/errors.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
-import { formatFile, jsonRecords } from "../core/replay/format.js";
+import { formatFile, jsonRecords, type Unreadable } from "../core/replay/format.js";
 import { buildTranscript } from "../core/replay/transcript.js";
 import type { LogEntry } from "../core/replay/entries.js";
 import { parseLogFileName } from "../log/naming.js";
-import { defaultSessionsDir, listLogs, readLogFile } from "../log/reader.js";
+import { defaultSessionsDir, listLogs, tryReadLogFile, type ReadLine } from "../log/reader.js";
 
 const HELP = `usage: effectgate replay [LOG|DIR] [--json]
 
@@ -35,39 +35,66 @@ export async function run(args: string[]): Promise<number> {
     else target = a;
   }
   const path = target ?? defaultSessionsDir();
-  const files = listLogs(path);
-  if (files === undefined) {
+  const listing = listLogs(path);
+  if (listing.kind === "unreadable")
+    throw new UsageError(`replay: expected a readable log file or folder, got "${path}": ${listing.why}`);
+  if (listing.kind === "missing") {
     if (target !== undefined)
       throw new UsageError(`replay: expected a log file or folder, got "${target}", which does not exist`);
-    process.stdout.write(`no sessions recorded at ${path} yet\n`);
-    return 0;
+    return nothingToReplay(json, path, false);
   }
-  if (files.length === 0) {
-    process.stdout.write(`no session logs (*.jsonl) in ${path}\n`);
-    return 0;
-  }
-  const namedFile = files.length === 1 && files[0] === path;
+  const files = listing.files;
+  if (files.length === 0) return nothingToReplay(json, path, true);
+  const namedFile = listing.kind === "file";
+  let skipped = 0;
   for (const parts of sessionParts(namedFile ? withLaterParts(path) : files)) {
     const shownOf = (file: string): string =>
       target === undefined || files.length > 1 ? relative(path, file) || file : file;
     const later = parts.slice(1).map((f) => parseLogFileName(basename(f))?.part);
     const shown = `${shownOf(parts[0] as string)}${later.length > 0 ? ` (+ parts ${later.join(", ")})` : ""}`;
-    const sessions = buildTranscript(parts.flatMap(readPart));
+    const read = parts.map((file) => ({ file, got: tryReadLogFile(file) }));
+    const unreadable: Unreadable[] = [];
+    for (const { file, got } of read) {
+      if (got.ok) continue;
+      // The file the user named is the input itself: nothing else to show, a usage error.
+      if (namedFile && file === path)
+        throw new UsageError(`replay: expected a readable log file, got "${path}": ${got.why}`);
+      unreadable.push({ file: shownOf(file), why: got.why });
+      process.stderr.write(
+        `effectgate: replay: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,
+      );
+    }
+    skipped += unreadable.length;
+    const sessions = buildTranscript(
+      read.flatMap(({ file, got }) => (got.ok ? partEntries(file, got.lines) : [])),
+    );
     if (json) {
       const names = parts.length > 1 ? parts.map(shownOf) : undefined;
-      for (const rec of jsonRecords(shownOf(parts[0] as string), sessions, names))
+      for (const rec of jsonRecords(shownOf(parts[0] as string), sessions, names, unreadable))
         process.stdout.write(`${terminalSafeJson(rec)}\n`);
     } else {
-      process.stdout.write(`${formatFile(shown, sessions).join("\n")}\n`);
+      process.stdout.write(`${formatFile(shown, sessions, unreadable).join("\n")}\n`);
     }
   }
-  return 0;
+  // A transcript with a hole in it is not a clean run: exit 1 says something was left out
+  // (docs/decisions/0064-unreadable-inputs-and-shared-taint-freshness.md).
+  return skipped > 0 ? EXIT.finding : EXIT.ok;
+}
+
+/**
+ * No logs at all. With --json the answer is still JSON (one `folder` record), so that
+ * `replay --json | jq` works on an empty or new machine.
+ */
+function nothingToReplay(json: boolean, path: string, exists: boolean): number {
+  if (json) process.stdout.write(`${terminalSafeJson({ type: "folder", folder: path, exists, logs: 0 })}\n`);
+  else if (exists) process.stdout.write(`no session logs (*.jsonl) in ${path}\n`);
+  else process.stdout.write(`no sessions recorded at ${path} yet\n`);
+  return EXIT.ok;
 }
 
 /** A log's entries; those of a later part of a rotated session say which part they are in. */
-function readPart(file: string): LogEntry[] {
+function partEntries(file: string, entries: ReadLine[]): LogEntry[] {
   const part = parseLogFileName(basename(file))?.part ?? 1;
-  const entries = readLogFile(file);
   return part === 1 ? entries : entries.map((e) => ({ ...e, part }));
 }
 
@@ -98,7 +125,8 @@ function sessionParts(files: readonly string[]): string[][] {
 function withLaterParts(file: string): string[] {
   const key = sessionOf(file);
   if (key === undefined || parseLogFileName(basename(file))?.part !== 1) return [file];
-  const later = (listLogs(dirname(file)) ?? []).filter(
+  const beside = listLogs(dirname(file));
+  const later = (beside.kind === "folder" ? beside.files : []).filter(
     (f) => sessionOf(f) === key && (parseLogFileName(basename(f))?.part ?? 1) > 1,
   );
   return [file, ...later];

@@ -2,7 +2,8 @@
 // or record a new baseline with --write.
 import { resolve } from "node:path";
 import { makeBaseline } from "../clients/baseline.js";
-import { baselinePath, readBaseline, writeBaseline } from "../clients/baseline-file.js";
+import { baselinePath } from "../clients/baseline-file.js";
+import { readBaselineFile, writeBaselineFile } from "./baseline-input.js";
 import { parseOptions, projectOption, single } from "../clients/cli-options.js";
 import { diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
@@ -34,7 +35,7 @@ export async function run(args: string[]): Promise<number> {
   if (o.flags.has("--write")) {
     const project = projectFlag ?? resolve(process.cwd());
     const files = snapshot(facts, project, knownMains, isOffValue);
-    writeBaseline(path, makeBaseline(project, files));
+    writeBaselineFile(path, makeBaseline(project, files));
     const servers = files.flatMap((f) => f.servers);
     process.stdout.write(
       `recorded ${servers.length} server(s) in ${files.length} config file(s) to ${path}\n`,
@@ -51,7 +52,7 @@ export async function run(args: string[]): Promise<number> {
     }
     return 0;
   }
-  const baseline = readBaseline(path);
+  const baseline = readBaselineFile(path);
   // The project recorded with the baseline, so that verify from another folder compares like with like.
   const project = projectFlag ?? baseline.project;
   const drift = diffBaseline(baseline, snapshot(facts, project, knownMains, isOffValue), self);

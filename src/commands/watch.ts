@@ -2,7 +2,8 @@
 import { statSync } from "node:fs";
 import { dirname, sep } from "node:path";
 import { watch } from "chokidar";
-import { baselinePath, readBaseline } from "../clients/baseline-file.js";
+import { baselinePath } from "../clients/baseline-file.js";
+import { readBaselineFile } from "./baseline-input.js";
 import { parseOptions, single } from "../clients/cli-options.js";
 import { diffBaseline, formatDrift } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const o = parseOptions("watch", args, { flags: [], values: ["--baseline"], repeatable: [] });
   const path = baselinePath(single(o, "--baseline"));
-  const baseline = readBaseline(path);
+  const baseline = readBaselineFile(path);
   const facts = machineFacts();
   const { knownMains } = currentLauncher();
 

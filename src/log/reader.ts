@@ -1,8 +1,9 @@
 // Tolerant session-log reader: every line is either a valid record or a reported problem with its
 // line number, so one torn or foreign line never hides the rest of a log.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { effectgateHome } from "../platform/home.js";
+import { readFailure } from "./read-failure.js";
 import { RAW_KEY } from "./record-line.js";
 import { LogRecord } from "./records.js";
 
@@ -60,22 +61,67 @@ export function readLogFile(file: string): ReadLine[] {
   return parseLogText(readFileSync(file, "utf8"));
 }
 
+/** A log's lines, or why the file could not be read (a folder, a dangling link, no permission). */
+export type LogFileRead = { ok: true; lines: ReadLine[] } | { ok: false; why: string };
+
+export function tryReadLogFile(file: string): LogFileRead {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    return { ok: false, why: readFailure(file, err) };
+  }
+  return { ok: true, lines: parseLogText(text) };
+}
+
 /**
- * The log files a path names: the file itself, or every `*.jsonl` directly in a folder, in lexical
- * order (file names start with a UTC timestamp, so this is oldest first). Undefined when the path
- * does not exist.
+ * What a path names: `missing` when nothing is there; `unreadable` when it is a folder that
+ * cannot be listed (or a path that cannot be looked at); else the log files, the path itself
+ * when it is not a folder, or every `*.jsonl` directly in the folder in lexical order (file
+ * names start with a UTC timestamp, so this is oldest first). Entries that cannot be looked at
+ * (a dangling link, no permission) are listed all the same: reading them says why they fail,
+ * and the caller reports that file and goes on. Only sub-folders are left out.
  */
-export function listLogs(path: string): string[] | undefined {
+export type LogListing =
+  { kind: "missing" } | { kind: "unreadable"; why: string } | { kind: "file" | "folder"; files: string[] };
+
+export function listLogs(path: string): LogListing {
   let st;
   try {
     st = statSync(path);
-  } catch {
-    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+      return { kind: "unreadable", why: readFailure(path, err) };
+    // A name that is there but leads nowhere (a dangling link) is a file that cannot be read.
+    return existsAsLink(path) ? { kind: "file", files: [path] } : { kind: "missing" };
   }
-  if (!st.isDirectory()) return [path];
-  return readdirSync(path)
+  if (!st.isDirectory()) return { kind: "file", files: [path] };
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (err) {
+    return { kind: "unreadable", why: readFailure(path, err) };
+  }
+  const files = names
     .filter((n) => n.endsWith(".jsonl") && !n.startsWith("."))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((n) => join(path, n))
-    .filter((f) => statSync(f).isFile());
+    .filter((f) => !isFolder(f));
+  return { kind: "folder", files };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // a dangling link or a file we may not look at: reading it will say why
+  }
+}
+
+function existsAsLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

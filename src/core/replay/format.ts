@@ -105,24 +105,46 @@ export function formatSession(s: ReplaySession): string[] {
   return out;
 }
 
-/** The whole transcript of one file as lines of text. */
-export function formatFile(file: string, sessions: readonly ReplaySession[]): string[] {
+/** A file of a session that could not be read (a dangling link, no permission): shown, skipped. */
+export interface Unreadable {
+  file: string;
+  why: string;
+}
+
+/** The whole transcript of one file as lines of text; files that could not be read come first. */
+export function formatFile(
+  file: string,
+  sessions: readonly ReplaySession[],
+  unreadable: readonly Unreadable[] = [],
+): string[] {
   const out = [`== ${esc(file)}`];
-  if (sessions.length === 0) out.push("  (empty log)");
+  for (const u of unreadable)
+    out.push(`  !! UNREADABLE  ${esc(u.file)}: expected a readable session log, got ${esc(u.why)}; skipped`);
+  if (sessions.length === 0 && unreadable.length === 0) out.push("  (empty log)");
   for (const s of sessions) out.push(...formatSession(s));
   return out;
 }
 
 /**
  * Structured form for --json: one record per item, then one per session summary. `parts` names
- * every file of a rotated session read as one (`file` is the first).
+ * every file of a rotated session read as one (`file` is the first); `unreadable` the files of
+ * it that could not be read.
  */
 export function jsonRecords(
   file: string,
   sessions: readonly ReplaySession[],
   parts?: readonly string[],
+  unreadable: readonly Unreadable[] = [],
 ): unknown[] {
-  const out: unknown[] = [{ type: "file", file, ...(parts ? { parts } : {}), sessions: sessions.length }];
+  const out: unknown[] = [
+    {
+      type: "file",
+      file,
+      ...(parts ? { parts } : {}),
+      sessions: sessions.length,
+      ...(unreadable.length > 0 ? { unreadable } : {}),
+    },
+  ];
   for (const s of sessions) {
     out.push({ type: "session", file, sid: s.sid, start: s.start, header: s.header });
     for (const item of s.items) out.push({ type: "item", file, sid: s.sid, ...item });
