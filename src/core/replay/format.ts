@@ -49,6 +49,8 @@ function body(item: ReplayItem): string {
       const answers = item.answers !== undefined ? `<- ${esc(item.answers)}` : "<- (no matching request)";
       const latency = item.latencyMs !== undefined ? formatLatency(item.latencyMs) : "";
       return join(
+        // The server answered a call effectgate refused: it never received it (decision 0064).
+        item.marker ? `!! ${item.marker}` : "",
         `${arrow}${star}`,
         what,
         answers,
@@ -56,6 +58,9 @@ function body(item: ReplayItem): string {
         tool,
         latency,
         detail === "" ? "" : `"${detail}"`,
+        item.marker === "UNASKED"
+          ? "(from the server, which never received this call: effectgate refused it)"
+          : "",
       );
     }
     case "frame":

@@ -2,11 +2,11 @@
 // plus a summary per session. Pure and deterministic: the same entries give the same transcript.
 import type { JsonRpcId } from "../types.js";
 import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike } from "./entries.js";
-import { failureOf, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
+import { failureOf, firstText, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
 import { newSummary, noteHandshake, type SessionSummary } from "./summary.js";
 
 export type Marker =
-  "REFUSED" | "ASK" | "NOTED" | "OBSERVED" | "TAINT" | "PIN" | "STDERR" | "GAP" | "INVALID";
+  "REFUSED" | "ASK" | "NOTED" | "OBSERVED" | "TAINT" | "PIN" | "STDERR" | "GAP" | "INVALID" | "UNASKED";
 
 /** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
 export interface ReplayItem {
@@ -59,6 +59,19 @@ class SessionBuilder {
   private readonly start: number;
   private readonly pending = new Map<string, Pending>();
   private readonly refused = new Set<string>();
+  /**
+   * Calls effectgate refused whose answer it is about to write: the relay logs `decision` and
+   * `refused` before it writes the answer, and writes it at once, so the answer is the next
+   * s2c frame. Only that frame speaks for effectgate; this is emptied after every s2c frame.
+   */
+  private readonly ownAnswers = new Set<string>();
+  /** Refused calls (never sent to the server), until the client reuses the id for a new call. */
+  private readonly neverSent = new Map<string, Pending | null>();
+  /** The server answer that matched each call, to take it back if the call turns out refused. */
+  private readonly answeredBy = new Map<
+    string,
+    { item: ReplayItem; req: Pending; body: Record<string, unknown> }
+  >();
   /** seq of each header read: the copy at the top of a later part repeats the first. */
   private readonly headers = new Set<number>();
 
@@ -110,6 +123,13 @@ class SessionBuilder {
   }
 
   private frame(line: number, at: number | null, r: FrameLike): void {
+    this.frameMessages(line, at, r);
+    // Effectgate's own answer to a refused call is the first s2c frame after the refusal, or
+    // none (its record lost): any later frame with that id is the server's.
+    if (r.dir === "s2c") this.ownAnswers.clear();
+  }
+
+  private frameMessages(line: number, at: number | null, r: FrameLike): void {
     const items = this.session.items;
     if (r.text === undefined) {
       items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not UTF-8, ${r.size} bytes)` });
@@ -145,6 +165,9 @@ class SessionBuilder {
     if (m.kind === "request") {
       const tool = toolOf(m.method, m.params);
       this.pending.set(idKey(dir, m.id), { method: m.method, tool, at, params: m.params });
+      // A new call under a refused call's id may well be sent and answered.
+      this.neverSent.delete(idKey(dir, m.id));
+      this.answeredBy.delete(idKey(dir, m.id));
       if (m.method === "tools/call" && dir === "c2s") s.noteCall(idKey(dir, m.id), tool ?? "(no name)");
       if (m.method === "initialize" && dir === "c2s" && isRecord(m.params))
         noteHandshake(s, { clientInfo: m.params["clientInfo"] });
@@ -158,16 +181,11 @@ class SessionBuilder {
       return;
     }
     const key = idKey(dir === "c2s" ? "s2c" : "c2s", m.id);
+    const own = dir === "s2c" && this.ownAnswers.delete(key);
     const req = this.pending.get(key);
     this.pending.delete(key);
     const failure = failureOf(m.body);
-    const outcome = this.refused.has(key)
-      ? "refusal"
-      : failure
-        ? "error" in m.body
-          ? "error"
-          : "tool-error"
-        : "result";
+    const outcome = own ? "refusal" : failure ? ("error" in m.body ? "error" : "tool-error") : "result";
     const item: ReplayItem = { ...base, kind: "response", id: m.id, outcome };
     if (req) {
       item.answers = req.method;
@@ -183,10 +201,30 @@ class SessionBuilder {
         for (const t of result["tools"])
           if (isRecord(t) && typeof t["name"] === "string") s.tools.add(t["name"]);
       }
+      if (dir === "s2c" && !own) this.answeredBy.set(key, { item, req, body: m.body });
     }
     if (failure)
       item.detail = failure.code === undefined ? failure.message : `${failure.code} ${failure.message}`;
+    if (dir === "s2c" && !own && !req && this.neverSent.has(key))
+      unasked(item, m.body, this.neverSent.get(key) ?? undefined);
     this.session.items.push(item);
+  }
+
+  /**
+   * Effectgate refused `id`: its answer is the next s2c frame. A server answer logged before the
+   * refusal (between the call and its judgement) answered a call the server never received:
+   * it is marked as such, and the call waits for effectgate's answer again.
+   */
+  private refusing(id: JsonRpcId): void {
+    const key = idKey("c2s", id);
+    this.ownAnswers.add(key);
+    const early = this.answeredBy.get(key);
+    this.answeredBy.delete(key);
+    if (early && !this.pending.has(key)) {
+      this.pending.set(key, early.req);
+      unasked(early.item, early.body, early.req);
+    }
+    this.neverSent.set(key, this.pending.get(key) ?? null);
   }
 
   private event(line: number, at: number | null, r: EventLike): void {
@@ -218,6 +256,7 @@ class SessionBuilder {
                 ? "NOTED"
                 : "OBSERVED";
         if (outcome === "refuse" && id !== undefined) {
+          this.refusing(id);
           this.refused.add(idKey("c2s", id));
           this.session.summary.noteRefused(idKey("c2s", id));
         }
@@ -242,6 +281,7 @@ class SessionBuilder {
       case "refused":
         for (const call of refusedCalls(d)) {
           if (call.id !== undefined) {
+            this.refusing(call.id);
             // A decision event may have said it already (the policy gate logs one); one line is enough.
             if (this.refused.has(idKey("c2s", call.id))) continue;
             this.refused.add(idKey("c2s", call.id));
@@ -309,6 +349,24 @@ class SessionBuilder {
   finish(): ReplaySession {
     this.session.summary.finish();
     return this.session;
+  }
+}
+
+/**
+ * Mark a server answer to a call effectgate refused, which never reached the server: a forged
+ * or guessed answer, shown with what it said (a plain result says nothing otherwise).
+ */
+function unasked(item: ReplayItem, body: Record<string, unknown>, req: Pending | undefined): void {
+  item.marker = "UNASKED";
+  if (req) {
+    item.answers = req.method;
+    if (req.tool !== undefined) item.tool = req.tool;
+  }
+  delete item.latencyMs;
+  const result = body["result"];
+  if (item.detail === undefined && isRecord(result)) {
+    const text = firstText(result);
+    if (text !== undefined) item.detail = text;
   }
 }
 
