@@ -113,3 +113,72 @@ export function createPrivateFile(path: string, opts: SecureOptions = {}): numbe
   }
   return fd;
 }
+
+/**
+ * What an existing folder of effectgate's own state (the shared-taint folder) can be trusted
+ * with. Unlike the log folder, nobody has a reason to share it, and a folder others can write
+ * lets them delete or plant the files in it, so a loose one we own is tightened here.
+ * - `absent`: nothing there.
+ * - `private`: a folder we own that only we can use.
+ * - `tightened`: a folder we own that group or others could use (`was`: its mode); now 0700.
+ * - `untrusted`: another user's folder, not a folder (a file, a symlink), or one we could not
+ *   look at or tighten; `why` says which, for an "expected X, got Y" message.
+ * The folder is opened without following a link and checked and changed through that one
+ * descriptor, so it cannot be swapped between the check and the chmod.
+ */
+export type DirTrust =
+  | { state: "absent" }
+  | { state: "private" }
+  | { state: "tightened"; was: string }
+  | { state: "untrusted"; why: string };
+
+export function checkOwnDir(dir: string, opts: { platform?: NodeJS.Platform; uid?: number } = {}): DirTrust {
+  const platform = opts.platform ?? process.platform;
+  if (platform === "win32") {
+    // Modes mean nothing there; folders effectgate creates get an owner-only DACL.
+    try {
+      return fs.statSync(dir).isDirectory() ? { state: "private" } : { state: "untrusted", why: "a file" };
+    } catch (err) {
+      return errCode(err) === "ENOENT"
+        ? { state: "absent" }
+        : { state: "untrusted", why: String(errCode(err)) };
+    }
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | NOFOLLOW);
+  } catch (err) {
+    const code = errCode(err);
+    if (code === "ENOENT") return { state: "absent" };
+    // Linux says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, others ELOOP.
+    if (code === "ELOOP" || code === "ENOTDIR")
+      return { state: "untrusted", why: isSymlink(dir) ? `a symlink (${code})` : `a file (${code})` };
+    return { state: "untrusted", why: `a folder we cannot open (${code ?? String(err)})` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const me = opts.uid ?? (typeof process.getuid === "function" ? process.getuid() : st.uid);
+    if (st.uid !== me) return { state: "untrusted", why: `a folder owned by uid ${st.uid}, not ${me}` };
+    if ((st.mode & 0o077) === 0) return { state: "private" };
+    const was = (st.mode & 0o777).toString(8).padStart(4, "0");
+    try {
+      fs.fchmodSync(fd, 0o700);
+    } catch (err) {
+      return {
+        state: "untrusted",
+        why: `mode ${was}, which could not be changed (${errCode(err) ?? String(err)})`,
+      };
+    }
+    return { state: "tightened", was };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return fs.lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -50,11 +50,10 @@ describe("taint shared between the relays of one client", () => {
 
   it("markers expire and are swept", () => {
     const dir = mkdtempSync(join(tmpdir(), "effectgate-taint-"));
-    let t = 1_000_000;
-    const store = fileTaintStore(dir, "client-1", () => t);
+    // The marker's mtime is set from the store's clock, which is the real one here.
+    const store = fileTaintStore(dir, "client-1");
     expect(store.isTainted()).toBe(false);
     store.mark({ by: "fetch", reason: "source", why: "fetch is a taint source" }, "web");
-    t = Date.now();
     expect(store.isTainted()).toBe(true);
     sweepExpiredTaint(dir, Date.now() + SHARED_TAINT_TTL_MS + 1);
     expect(store.isTainted()).toBe(false);
