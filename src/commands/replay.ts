@@ -17,6 +17,9 @@ is read oldest first. Text that came from a server or a model is shown with cont
 bidi characters escaped (\\x1b, \\u202e).
 
   --json   one JSON record per line (file, session, item, summary) instead of text
+
+A log in the folder that cannot be read is reported and skipped, and replay exits 1; a log
+named here that cannot be read is a usage error (exit 2).
 `;
 
 export async function run(args: string[]): Promise<number> {

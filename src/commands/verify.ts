@@ -13,7 +13,8 @@ import { isOffValue } from "../relay/off-switch.js";
 
 const HELP = `usage: effectgate verify [--write] [--baseline FILE] [--project DIR]
 Compares the MCP server declarations of every client config with the baseline
-(default $EFFECTGATE_HOME/configs.lock). Exit 1 on drift, 78 if the baseline is missing or invalid.
+(default $EFFECTGATE_HOME/configs.lock). Exit 1 on drift, 78 if the baseline is missing,
+unreadable (a folder, no permission) or invalid.
 --write records the current declarations (env and header names only, never values).
 `;
 
