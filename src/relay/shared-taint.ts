@@ -139,11 +139,15 @@ export function sweepExpiredTaint(dir: string, now: number = Date.now()): void {
   } catch {
     return;
   }
+  // Only what this user wrote is swept: the folder may be another user's (then it is not used
+  // for sharing either), and a relay running as root must not delete their files.
+  const me = typeof process.getuid === "function" ? process.getuid() : undefined;
   for (const name of names) {
     const path = join(dir, name);
     try {
       // lstat: a link's target is not ours to judge or delete through.
-      if (now - fs.lstatSync(path).mtimeMs >= SHARED_TAINT_TTL_MS) fs.unlinkSync(path);
+      const st = fs.lstatSync(path);
+      if ((me === undefined || st.uid === me) && now - st.mtimeMs >= SHARED_TAINT_TTL_MS) fs.unlinkSync(path);
     } catch {
       // another relay swept it
     }
