@@ -93,17 +93,19 @@ export class Asker {
   /**
    * A client frame that carries one of our ids: returns false when it is the client's own
    * request or notification (which merely quotes the text; it goes on to be judged), else takes
-   * it (true): the answer to an open ask is credited, anything else is dropped, and an open ask
-   * it names but cannot answer (duplicate keys, not an object, a batch) ends as a refusal.
+   * it: the answer to an open ask is credited, anything else is dropped, and an open ask it names
+   * but cannot answer (duplicate keys, not an object, a batch) ends as a refusal. A frame taken
+   * says whether it is valid JSON, for the log: bytes that are not must never be written as raw
+   * JSON into a record.
    */
-  take(bytes: Buffer): boolean {
+  take(bytes: Buffer): false | { json: boolean } {
     const text = bytes.toString("utf8");
     const parsed = parseStrictJson(text);
     if (parsed.ok) {
       const v = parsed.value;
       const isCall = (m: unknown): boolean => isRecord(m) && "method" in m;
       if (isCall(v) || (Array.isArray(v) && v.length > 0 && v.every(isCall))) return false;
-      if (isRecord(v) && this.takeAnswer(v)) return true;
+      if (isRecord(v) && this.takeAnswer(v)) return { json: true };
     }
     const why = parsed.ok ? "not an answer to an open question" : `unreadable (${parsed.error})`;
     let ended = 0;
@@ -111,7 +113,8 @@ export class Asker {
       if (text.includes(JSON.stringify(id)) && this.settle(id, "cancel", `a malformed answer: ${why}`))
         ended++;
     if (ended === 0) this.record("ask-answer-dropped", { why });
-    return true;
+    // Duplicate keys or deep nesting fail the strict parse but are still JSON.
+    return { json: parsed.ok || isJson(text) };
   }
 
   /**
@@ -139,6 +142,15 @@ export class Asker {
     this.record("ask-answer", { id, answer, ...(why === undefined ? {} : { why }) });
     open.resolve(answer);
     return true;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

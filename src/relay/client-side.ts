@@ -79,8 +79,11 @@ export class ClientSide {
     const d = this.d;
     d.stats.c2sFrames++;
     // Answers to our asks skip the queue: the held call ahead of them may be waiting on one.
-    if (!d.passThrough && !isBig(frame) && d.asker.mentioned(frame.bytes) && d.asker.take(frame.bytes)) {
-      d.log.frame("c2s", frame.bytes, frame.eol, false, true);
+    const taken =
+      !d.passThrough && !isBig(frame) && d.asker.mentioned(frame.bytes) && d.asker.take(frame.bytes);
+    if (taken) {
+      // Bytes that are not JSON are logged as text with nonJson, like any unreadable line.
+      d.log.frame("c2s", frame.bytes, frame.eol, !taken.json, taken.json);
       d.stats.consumed++;
       return;
     }
