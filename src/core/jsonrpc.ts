@@ -4,7 +4,9 @@
  */
 import { JUDGED_METHODS } from "./gate.js";
 import type { JsonRpcId } from "./types.js";
+import { foldedValues, foldKey, foldVariants } from "./key-fold.js";
 import { closingQuote } from "./strict-json.js";
+import { isSpace } from "./json-chars.js";
 
 export type Message = Record<string, unknown>;
 
@@ -20,6 +22,19 @@ export const MODERN_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 export function isValidId(id: unknown): id is JsonRpcId {
   return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+}
+
+/**
+ * An integer id beyond 2^53: a valid JSON-RPC id that JSON.parse rounds (9007199254740993 reads
+ * as 9007199254740992). It is accepted as an id; the relay tracks it by the rounded value and
+ * answers it with the spelling the client wrote (messageIdSpellings).
+ */
+export function isRoundedIntegerId(id: unknown): id is number {
+  return typeof id === "number" && Number.isInteger(id) && !Number.isSafeInteger(id);
+}
+
+function idProblem(id: unknown): string {
+  return `expected a string or integer id, got ${id === null ? "null" : typeof id}`;
 }
 
 function isObject(v: unknown): v is Message {
@@ -52,10 +67,10 @@ function classifyOne(value: unknown): Classified {
         return { kind: "invalid", reason: `${method} without an id`, method, params };
       return { kind: "notification", method, params, msg };
     }
-    if (!isValidId(msg.id)) {
+    if (!isValidId(msg.id) && !isRoundedIntegerId(msg.id)) {
       return {
         kind: "invalid",
-        reason: `expected a string or integer id, got ${msg.id === null ? "null" : typeof msg.id}`,
+        reason: idProblem(msg.id),
         method,
         id: msg.id,
         params,
@@ -66,8 +81,7 @@ function classifyOne(value: unknown): Classified {
   if ("result" in msg || "error" in msg) {
     const id = msg.id;
     if (id === null || id === undefined) return { kind: "response", id: null, msg };
-    if (!isValidId(id))
-      return { kind: "invalid", reason: `expected a string or integer id, got ${typeof id}`, id };
+    if (!isValidId(id) && !isRoundedIntegerId(id)) return { kind: "invalid", reason: idProblem(id), id };
     return { kind: "response", id, msg };
   }
   return { kind: "invalid", reason: "neither a request, a notification nor a response" };
@@ -134,7 +148,8 @@ export function isRecord(v: unknown): v is Message {
 
 /**
  * Every string a message-level `method` key holds in `text` (valid JSON), duplicates included,
- * decoded. Message level is the top object, or each object directly inside a top-level batch.
+ * decoded, whatever the case of the key (`"Method"`: Go's encoding/json matches names that way).
+ * Message level is the top object, or each object directly inside a top-level batch.
  * JSON.parse keeps the last of duplicate keys while a server may keep the first, so a frame with
  * duplicate keys is judged by every spelling, not only the one JSON.parse chose. A non-string
  * `method` value is reported as `undefined` (it cannot be classified).
@@ -157,7 +172,8 @@ export function methodSpellings(text: string): Array<string | undefined> {
       if (top?.object && top.expectKey) {
         top.expectKey = false;
         const messageLevel = stack.length === 1 || (stack.length === 2 && topIsArray);
-        pendingMethod = messageLevel && decoded() === "method";
+        // Folded: a Go server reads "Method" or "METHOD" as the method too (key-fold.ts).
+        pendingMethod = messageLevel && foldKey(decoded()) === "method";
       } else if (pendingMethod) {
         out.push(decoded());
         pendingMethod = false;
@@ -198,4 +214,121 @@ export function ambiguousJudgedMethod(text: string): string | undefined {
     if (looksLikeJudgedCall(s)) return "tools/call";
   }
   return undefined;
+}
+
+/** Members of a JSON-RPC message and of a request's params that a server reads by name. */
+const ENVELOPE_NAMES = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
+const PARAMS_NAMES = [
+  "name",
+  "arguments",
+  "uri",
+  "_meta",
+  "task",
+  "cursor",
+  "requestState",
+  "inputResponses",
+] as const;
+
+/**
+ * Why a client frame can be read another way by a server that matches member names without
+ * regard to case (Go's encoding/json: `"Method"`, `"PARAMS"`, `"Arguments"`, `"paramſ"`), or
+ * undefined. Such a member is a second spelling of the one effectgate judges, like a duplicate
+ * key, and refuses a judged call the same way.
+ */
+export function foldedKeyProblem(value: unknown): string | undefined {
+  const messages = Array.isArray(value) ? value : [value];
+  for (const m of messages) {
+    if (!isObject(m)) continue;
+    const problem = foldProblemIn(m, ENVELOPE_NAMES, "") ?? paramsFoldProblem(m.params);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function paramsFoldProblem(params: unknown): string | undefined {
+  return isObject(params) ? foldProblemIn(params, PARAMS_NAMES, "params.") : undefined;
+}
+
+function foldProblemIn(obj: Message, names: readonly string[], where: string): string | undefined {
+  const variant = foldVariants(obj, names)[0];
+  if (variant === undefined) return undefined;
+  const meant = names.find((n) => foldKey(n) === foldKey(variant)) ?? variant;
+  return `member ${where}${JSON.stringify(variant)} is "${meant}" in another case: a server that matches names without regard to case (Go's encoding/json) reads it as ${where}${meant}`;
+}
+
+/** One way a client could read a server message as a response: with this id, this answer. */
+export interface AnswerReading {
+  id: unknown;
+  /** The response as that reader sees it (its `result` or `error` member, and `id`). */
+  msg: Message;
+  /** `exact`: members by their exact names; `case-folded`: as Go's encoding/json matches them. */
+  how: "exact" | "case-folded";
+}
+
+/**
+ * Every (id, answer) pair some client could read from one server message object. The exact
+ * reading counts whenever there is a `result` or `error`, whatever else the object holds (the
+ * Python SDK takes `{"id":1,"method":null,"result":…}` for a response). Members whose names
+ * differ from `id`, `result` or `error` only in case are read by Go clients, last one winning;
+ * every pairing of them is a reading, so the order of members never matters here.
+ */
+export function answerReadings(m: Message): AnswerReading[] {
+  const out: AnswerReading[] = [];
+  if ("id" in m && ("result" in m || "error" in m)) out.push({ id: m.id, msg: m, how: "exact" });
+  if (foldVariants(m, ["id", "result", "error"]).length === 0) return out;
+  const ids = foldedValues(m, "id");
+  const answers = [
+    ...foldedValues(m, "result").map((v) => ({ result: v })),
+    ...foldedValues(m, "error").map((v) => ({ error: v })),
+  ];
+  for (const [i, id] of ids.entries())
+    for (const [j, answer] of answers.entries()) {
+      // The first id with the first answer is the exact reading when both are spelled exactly.
+      if (i === 0 && j === 0 && out.length > 0) continue;
+      out.push({ id, msg: { id, ...answer }, how: "case-folded" });
+    }
+  return out;
+}
+
+/**
+ * The raw text of each message-level `id` value in `text` (valid JSON), by message: index 0 for
+ * a single message, the member's index for a batch. For ids JSON.parse cannot keep exact
+ * (isRoundedIntegerId): an answer must carry the client's own spelling.
+ */
+export function messageIdSpellings(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  const stack: Array<{ object: boolean; expectKey: boolean }> = [];
+  let topIsArray = false;
+  let index = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const top = stack[stack.length - 1];
+    if (c === 0x22 /* " */) {
+      const end = closingQuote(text, i);
+      if (top?.object && top.expectKey) {
+        top.expectKey = false;
+        const messageLevel = stack.length === 1 || (stack.length === 2 && topIsArray);
+        const raw = text.slice(i, end + 1);
+        const key = raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+        if (messageLevel && key === "id") {
+          let j = end + 1;
+          while (j < n && (isSpace(text.charCodeAt(j)) || text.charCodeAt(j) === 0x3a)) j++;
+          let k = j;
+          while (k < n && !/[\s,}\]]/.test(text.charAt(k))) k++;
+          out.set(topIsArray ? index : 0, text.slice(j, k));
+        }
+      }
+      i = end;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (stack.length === 0) topIsArray = c === 0x5b;
+      stack.push({ object: c === 0x7b, expectKey: c === 0x7b });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      if (top?.object) top.expectKey = true;
+      if (stack.length === 1 && topIsArray) index++;
+    }
+  }
+  return out;
 }

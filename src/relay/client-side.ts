@@ -11,8 +11,8 @@ import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.j
 import {
   ambiguousJudgedMethod,
   classify,
+  foldedKeyProblem,
   isRecord,
-  isValidId,
   looksLikeJudgedCall,
   type Classified,
 } from "../core/jsonrpc.js";
@@ -25,10 +25,13 @@ import type { ByteSink, Holdable } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import {
   ambiguousMember,
+  heldIds,
+  isId,
   judgedMember,
   refusalAnswers,
   unparseable,
   unreadableMember,
+  withClientSpelling,
   type Member,
 } from "./held-members.js";
 import { Lane } from "./lane.js";
@@ -121,6 +124,8 @@ export class ClientSide {
       }
     }
     logSeen(d.log, "c2s", frame, false, true);
+    // A member in another case ("Method", "Arguments") is a second spelling a Go server reads.
+    problem ??= foldedKeyProblem(value);
     // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
     // streams do) reads the line as several messages: one of them may be a call nobody judged.
     if (CR_INSIDE.test(text) && looksLikeJudgedCall(text))
@@ -235,14 +240,22 @@ export class ClientSide {
     all?: Classified[],
   ): Promise<void> {
     const d = this.d;
+    // Until the frame is sent or answered, the server must not answer any request in it: it has
+    // not seen them, and a client would take its made-up answer (server-side.ts drops it).
+    const held = d.passThrough ? [] : heldIds(judged, all);
+    for (const id of held) d.correlator.hold(id);
     let firstRefusal: { member: Member; text: string } | undefined;
     const refusedText = new Map<Member, string>();
-    for (const member of judged) {
-      const answer = await this.judge(member.held);
-      if (answer.action === "refuse") {
-        refusedText.set(member, answer.text);
-        firstRefusal ??= { member, text: answer.text };
+    try {
+      for (const member of judged) {
+        const answer = await this.judge(member.held);
+        if (answer.action === "refuse") {
+          refusedText.set(member, answer.text);
+          firstRefusal ??= { member, text: answer.text };
+        }
       }
+    } finally {
+      for (const id of held) d.correlator.release(id);
     }
     if (!firstRefusal) {
       if (all) this.trackAll(all);
@@ -257,7 +270,8 @@ export class ClientSide {
     const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
     const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
     for (const m of judged)
-      if (m.answerId && isValidId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
+      if (m.answerId && isId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
+    for (const id of held) d.correlator.refused(id);
     d.stats.refused += judged.length;
     d.log.event("refused", {
       batch: isBatch,
@@ -274,7 +288,13 @@ export class ClientSide {
       );
       return;
     }
-    d.toClient(isBatch ? batchRefusalFrame(answers) : refusalFrame(answers[0] as RefusalMember));
+    // An id past 2^53 is answered as the client spelled it, not as JSON.parse rounded it.
+    const spelled = withClientSpelling(answers, () => textOf(frame));
+    d.toClient(
+      spelled.spell(
+        isBatch ? batchRefusalFrame(spelled.answers) : refusalFrame(spelled.answers[0] as RefusalMember),
+      ),
+    );
   }
 
   private async judge(held: HeldRequest): Promise<GateAnswer> {
@@ -311,8 +331,7 @@ export class ClientSide {
 
   /** A client's cancel for a request effectgate answered itself goes no further. */
   private swallowCancel(method: string, params: unknown): boolean {
-    if (method !== "notifications/cancelled" || !isRecord(params) || !isValidId(params.requestId))
-      return false;
+    if (method !== "notifications/cancelled" || !isRecord(params) || !isId(params.requestId)) return false;
     if (!this.refusedIds.delete(idKey(params.requestId))) return false;
     this.d.stats.consumed++;
     return true;

@@ -8,7 +8,11 @@
  * `Number(response.id)`, so `"1"`, `"01"` or `"0x1"` answers its request 1. A response that
  * answers no request exactly but one loosely (looseIdKey) is therefore still shown to the gate as
  * that request's answer, or a server could slip a changed tool list or a tainting result past
- * the checks. The request stays pending for its exact answer.
+ * the checks. The request stays pending for its exact answer. The Python SDK is lax another way
+ * (pydantic reads ids as `int | str`, so `"1_0"` is 10 and `true` is 1): pythonIdKey.
+ *
+ * Requests the relay holds (being judged, or asked about) and requests it refused are known here
+ * too: the server never saw them, so no answer it sends may carry their ids (blockedBy).
  */
 import { isRecord } from "../core/jsonrpc.js";
 import type { JsonRpcId } from "../core/types.js";
@@ -19,7 +23,7 @@ export interface SentRequest {
   params: unknown;
 }
 
-interface Pending {
+export interface Pending {
   request: SentRequest;
   /** The call this request continues (tasks/result, MRTR retry); the request itself otherwise. */
   origin: SentRequest;
@@ -38,6 +42,27 @@ export function looseIdKey(id: JsonRpcId): string {
   return Number.isFinite(n) ? `n:${n}` : `s:${id}`;
 }
 
+/**
+ * The key under which the official Python SDK could take `id` for an integer request id, when
+ * that differs from looseIdKey: pydantic's lax `int` reads `true` as 1, `false` as 0, and digits
+ * with underscores between them (`"1_0"`, Python's int syntax) as the number.
+ */
+export function pythonIdKey(id: unknown): string | undefined {
+  if (typeof id === "boolean") return `n:${id ? 1 : 0}`;
+  if (typeof id !== "string" || !/\d_\d/.test(id)) return undefined;
+  const n = Number(id.replace(/(?<=\d)_(?=\d)/g, ""));
+  return Number.isFinite(n) ? `n:${n}` : undefined;
+}
+
+/** Every key under which some client could take `id` for a request's id. */
+export function looseIdKeys(id: unknown): string[] {
+  const keys: string[] = [];
+  if (typeof id === "string" || typeof id === "number") keys.push(looseIdKey(id));
+  const py = pythonIdKey(id);
+  if (py !== undefined && !keys.includes(py)) keys.push(py);
+  return keys;
+}
+
 /** What a server response answers. */
 export interface Answered {
   /** The requests to show it to the gate as the answer of: one when exact, any number when loose. */
@@ -52,6 +77,10 @@ export class Correlator {
   private readonly byLoose = new Map<string, Set<string>>();
   private readonly tasks = new Map<string, SentRequest>();
   private readonly retries = new Map<string, SentRequest>();
+  /** looseIdKey → how many requests under it are held (judged or asked about, not yet sent). */
+  private readonly held = new Map<string, number>();
+  /** looseIdKeys of requests the relay answered itself; insertion-ordered, bounded. */
+  private readonly refusedKeys = new Set<string>();
 
   get size(): number {
     return this.pending.size;
@@ -88,14 +117,68 @@ export class Correlator {
     if (same?.size === 0) this.byLoose.delete(loose);
   }
 
+  /** Whether a request is held or was refused: the server must not be able to answer it. */
+  get holding(): boolean {
+    return this.held.size > 0 || this.refusedKeys.size > 0;
+  }
+
+  /** A client request the relay holds while it is judged (or asked about): not sent yet. */
+  hold(id: JsonRpcId): void {
+    const key = looseIdKey(id);
+    this.held.set(key, (this.held.get(key) ?? 0) + 1);
+  }
+
+  /** The held request was sent or answered by the relay. */
+  release(id: JsonRpcId): void {
+    const key = looseIdKey(id);
+    const left = (this.held.get(key) ?? 0) - 1;
+    if (left > 0) this.held.set(key, left);
+    else this.held.delete(key);
+  }
+
+  /** A request the relay answered itself: the server never saw it. */
+  refused(id: JsonRpcId): void {
+    const key = looseIdKey(id);
+    this.refusedKeys.delete(key);
+    this.refusedKeys.add(key);
+    if (this.refusedKeys.size > MAX_TRACKED) {
+      const oldest = this.refusedKeys.values().next().value;
+      if (oldest !== undefined) this.refusedKeys.delete(oldest);
+    }
+  }
+
+  /**
+   * Why a server response with this id must not reach the client, or undefined: no pending
+   * request has the id exactly, and a client could take it for a request the relay holds or
+   * refused, which the server never received (its "answer" is made up).
+   */
+  blockedBy(id: unknown): "held" | "refused" | undefined {
+    if (!this.holding) return undefined;
+    if ((typeof id === "string" || typeof id === "number") && this.pending.has(idKey(id))) return undefined;
+    const keys = looseIdKeys(id);
+    if (keys.some((k) => this.held.has(k))) return "held";
+    if (keys.some((k) => this.refusedKeys.has(k))) return "refused";
+    return undefined;
+  }
+
+  /** The pending requests a client could take `id` for, exactly or loosely; none is consumed. */
+  peek(id: unknown): Pending[] {
+    if ((typeof id === "string" || typeof id === "number") && this.pending.has(idKey(id)))
+      return [this.pending.get(idKey(id)) as Pending];
+    return this.looseMatches(id);
+  }
+
+  private looseMatches(id: unknown): Pending[] {
+    const keys = new Set<string>();
+    for (const loose of looseIdKeys(id)) for (const k of this.byLoose.get(loose) ?? []) keys.add(k);
+    return [...keys].map((k) => this.pending.get(k) as Pending);
+  }
+
   /** A server response: the request it answers, or those it could be taken to answer. */
   answered(id: JsonRpcId, response: Record<string, unknown>): Answered {
     const key = idKey(id);
     const found = this.pending.get(key);
-    if (!found) {
-      const keys = [...(this.byLoose.get(looseIdKey(id)) ?? [])];
-      return { answers: keys.map((k) => this.pending.get(k) as Pending), loose: true };
-    }
+    if (!found) return { answers: this.looseMatches(id), loose: true };
     this.forget(key);
     const result = response.result;
     if (isRecord(result)) {

@@ -121,7 +121,7 @@ export class LocalFrames implements Frames {
       onError: d.onError,
       onBusy: (busy) => (busy ? d.serverFlow.hold() : d.serverFlow.release()),
       passThrough,
-      ...(shared ? { lane: shared } : {}),
+      ...(shared ? { lane: shared } : { clientLane: this.clientSide.lane }),
     });
   }
 

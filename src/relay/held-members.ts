@@ -3,9 +3,23 @@
  * judged request (alone or in a batch), including ill-formed ones, and the refusal answers for a
  * frame, one per request the client will wait for.
  */
+import { randomBytes } from "node:crypto";
 import { JUDGED_METHODS, type HeldRequest } from "../core/gate.js";
-import { isModernRequest, isValidId, paramsProblem, type Classified } from "../core/jsonrpc.js";
+import {
+  isModernRequest,
+  isRoundedIntegerId,
+  isValidId,
+  messageIdSpellings,
+  paramsProblem,
+  type Classified,
+} from "../core/jsonrpc.js";
 import type { RefusalMember } from "../core/refusal-frame.js";
+import type { JsonRpcId } from "../core/types.js";
+
+/** An id the relay can track: a string, or an integer (one past 2^53 by its rounded value). */
+export function isId(id: unknown): id is JsonRpcId {
+  return isValidId(id) || isRoundedIntegerId(id);
+}
 
 export interface Member {
   held: HeldRequest;
@@ -33,7 +47,7 @@ export function judgedMember(c: Classified, problem: string | undefined): Member
     const held: HeldRequest = {
       method: c.method,
       // The gate needs some id to name; the answer echoes the real one.
-      id: isValidId(c.id) ? c.id : JSON.stringify(c.id ?? null),
+      id: isId(c.id) ? c.id : JSON.stringify(c.id ?? null),
       params: c.params,
       modern: isModernRequest(c.params),
       problem: problem ?? c.reason,
@@ -53,7 +67,7 @@ export function ambiguousMember(c: Classified, method: string, problem: string):
     c.kind === "request" || c.kind === "notification" || c.kind === "invalid" ? c.params : undefined;
   const held: HeldRequest = {
     method,
-    id: isValidId(id) ? id : JSON.stringify(id ?? null),
+    id: isId(id) ? id : JSON.stringify(id ?? null),
     params,
     modern: isModernRequest(params),
     problem: `${problem}: the server may read the method as ${method}`,
@@ -96,14 +110,15 @@ export function refusalAnswers(
   refusedText: ReadonlyMap<Member, string>,
   others: string,
   all?: readonly Classified[],
-): RefusalMember[] {
-  const answers: RefusalMember[] = [];
+): IndexedRefusal[] {
+  const answers: IndexedRefusal[] = [];
   if (all) {
     for (const [index, m] of all.entries()) {
       if (m.kind !== "request" && !(m.kind === "invalid" && m.method !== undefined && m.id !== undefined))
         continue;
       const jm = judged.find((j) => j.index === index);
       answers.push({
+        index,
         id: m.id,
         text: (jm && refusedText.get(jm)) ?? others,
         modern: jm?.held.modern ?? isModernRequest(m.params),
@@ -125,3 +140,47 @@ export function refusalAnswers(
   }
   return answers;
 }
+
+/** A refusal answer and, in a batch, the position of the request it answers. */
+export type IndexedRefusal = RefusalMember & { index?: number };
+
+/** The ids of every request in a frame being judged: the judged ones, or a batch's all. */
+export function heldIds(judged: readonly Member[], all?: readonly Classified[]): JsonRpcId[] {
+  const ids = all
+    ? all.flatMap((m) => (m.kind === "request" || m.kind === "invalid" ? [m.id] : []))
+    : judged.map((m) => m.answerId?.value);
+  return ids.filter(isId);
+}
+
+/**
+ * Refusal answers whose ids go out as the client spelled them. JSON.parse rounds an integer id
+ * past 2^53 (…993 reads as …992); a client that keeps exact integers (Python) would never match
+ * the rounded one. Such ids are swapped for a unique placeholder before the frame is written,
+ * and `spell` puts the client's own digits back in its place.
+ */
+export function withClientSpelling(
+  answers: readonly IndexedRefusal[],
+  text: () => string,
+): { answers: IndexedRefusal[]; spell: (frame: string) => string } {
+  if (!answers.some((a) => isRoundedIntegerId(a.id))) return { answers: [...answers], spell: (f) => f };
+  const spellings = messageIdSpellings(text());
+  const tag = randomBytes(9).toString("hex");
+  const swaps = new Map<string, string>();
+  const out = answers.map((a, i) => {
+    const spelling = spellings.get(a.index ?? 0);
+    if (!isRoundedIntegerId(a.id) || spelling === undefined || !JSON_NUMBER.test(spelling)) return a;
+    const placeholder = `${tag}-${i}`;
+    swaps.set(JSON.stringify(placeholder), spelling);
+    return { ...a, id: placeholder };
+  });
+  return {
+    answers: out,
+    spell: (frame) => {
+      let f = frame;
+      for (const [placeholder, spelling] of swaps) f = f.replace(placeholder, () => spelling);
+      return f;
+    },
+  };
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;

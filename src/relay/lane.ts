@@ -7,7 +7,7 @@ export type Step = () => void | Promise<void>;
 
 export class Lane {
   private readonly queue: Step[] = [];
-  private busy = false;
+  private running = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(
@@ -16,12 +16,17 @@ export class Lane {
     private readonly onBusy?: (busy: boolean) => void,
   ) {}
 
+  /** Whether a step is still running (it returned a promise), so later ones wait. */
+  get busy(): boolean {
+    return this.running;
+  }
+
   get queued(): number {
     return this.queue.length;
   }
 
   run(step: Step): void {
-    if (this.busy) {
+    if (this.running) {
       this.queue.push(step);
       return;
     }
@@ -29,7 +34,7 @@ export class Lane {
   }
 
   whenIdle(): Promise<void> {
-    if (!this.busy) return Promise.resolve();
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -44,14 +49,14 @@ export class Lane {
         pending = undefined;
       }
       if (pending instanceof Promise) {
-        if (!this.busy) {
-          this.busy = true;
+        if (!this.running) {
+          this.running = true;
           this.onBusy?.(true);
         }
         pending.catch(this.onError).finally(() => this.execute2());
         return;
       }
-      step = this.busy ? this.queue.shift() : undefined;
+      step = this.running ? this.queue.shift() : undefined;
     }
     this.settle();
   }
@@ -63,9 +68,9 @@ export class Lane {
   }
 
   private settle(): void {
-    if (!this.busy) return;
+    if (!this.running) return;
     if (this.queue.length > 0) return;
-    this.busy = false;
+    this.running = false;
     this.onBusy?.(false);
     const waiters = this.idleWaiters;
     this.idleWaiters = [];

@@ -1,4 +1,5 @@
 import { canonicalJson } from "../core/jcs.js";
+import { foldedValues } from "../core/key-fold.js";
 import type { Decision, Level } from "../core/types.js";
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../core/gate.js";
 import { escapeForTerminal } from "../core/pins/escape.js";
@@ -103,20 +104,26 @@ export function createPinGate(opts: PinGateOptions): Gate {
         );
         return;
       }
-      const tools = result["tools"];
-      if (!Array.isArray(tools)) {
-        ctx.record("pin", { kind: "unreadable-list", got: typeof tools });
+      // A Go client reads "Tools" or "NEXTCURSOR" as these members (last one winning): every list
+      // any client may read is compared with the lock.
+      const lists = foldedValues(result, "tools");
+      if (lists.length === 0 || lists.some((tools) => !Array.isArray(tools))) {
+        const got = lists.find((tools) => !Array.isArray(tools));
+        ctx.record("pin", { kind: "unreadable-list", got: typeof got });
         ctx.announce("pin: a tools/list answer has no list of tools; nothing in it can be checked");
-        return;
+        if (lists.length === 0) return;
       }
       const first = !(isObj(seen.request.params) && seen.request.params["cursor"] !== undefined);
-      const last = result["nextCursor"] === undefined || result["nextCursor"] === null;
-      for (const c of state.observeListDetailed(tools, { first, last })) {
-        ctx.record("pin", { kind: c.kind, tool: c.tool, severity: c.severity, sentences: c.sentences });
-        for (const s of c.sentences)
-          ctx.announce(
-            `pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,
-          );
+      const last = foldedValues(result, "nextCursor").every((c) => c === undefined || c === null);
+      for (const tools of lists) {
+        if (!Array.isArray(tools)) continue;
+        for (const c of state.observeListDetailed(tools, { first, last })) {
+          ctx.record("pin", { kind: c.kind, tool: c.tool, severity: c.severity, sentences: c.sentences });
+          for (const s of c.sentences)
+            ctx.announce(
+              `pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,
+            );
+        }
       }
     },
 

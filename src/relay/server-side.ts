@@ -9,17 +9,19 @@
  * call the client sent after reading it is judged.
  */
 import type { Gate, JudgeContext } from "../core/gate.js";
-import { classify, type Classified } from "../core/jsonrpc.js";
+import { answerReadings, classify, isRecord, type AnswerReading, type Classified } from "../core/jsonrpc.js";
+import { parsePythonJson } from "../core/lenient-json.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import type { JsonRpcId } from "../core/types.js";
-import type { Correlator } from "./correlate.js";
+import type { Correlator, Pending } from "./correlate.js";
 import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
 import { guessNonJson, isBig, isCut, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
-const ID_KEY = Buffer.from('"id"');
+/** `"id"` in every case a Go client reads it in (`"ID"`, `"Id"`, `"iD"`). */
+const ID_KEYS = ['"id"', '"ID"', '"Id"', '"iD"'].map((k) => Buffer.from(k));
 /** A key spelled with escapes (`"\u0069d"`) holds a backslash: such a frame is read too. */
 const BACKSLASH = Buffer.from("\\");
 
@@ -37,6 +39,19 @@ export interface ServerSideDeps {
   /** The relay already wrote the bytes to the client; only record and observe. */
   passThrough: boolean;
   lane?: Lane;
+  /**
+   * The client side's lane, when it is not this one: a response that answers nothing yet may
+   * answer a client request still waiting in it (behind a held call).
+   */
+  clientLane?: Lane;
+}
+
+/** One reading of a response, and the requests a client could take it to answer. */
+interface Match {
+  reading: AnswerReading;
+  answers: Pending[];
+  /** Not the request with this exact id as JSON.parse reads it. */
+  loose: boolean;
 }
 
 export class ServerSide {
@@ -44,6 +59,7 @@ export class ServerSide {
   private readonly ctx: JudgeContext;
   private observeFailures = 0;
   private looseAnswers = 0;
+  private dropped = 0;
 
   constructor(private readonly d: ServerSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError, d.onBusy);
@@ -59,74 +75,162 @@ export class ServerSide {
     if (!this.d.passThrough && !isBig(frame)) this.d.toClient.write(frame.raw);
   }
 
+  /** Whether client frames wait in their own lane (behind a call being judged). */
+  private clientBusy(): boolean {
+    const lane = this.d.clientLane;
+    return lane !== undefined && lane !== this.lane && lane.busy;
+  }
+
   private handle(frame: SeenFrame): void | Promise<void> {
     const d = this.d;
-    const wanted =
-      d.gate?.observeServerMessage !== undefined ||
-      (d.correlator.size > 0 && (mentions(frame, ID_KEY) || mentions(frame, BACKSLASH)));
-    if (!wanted) {
+    const mayAnswer =
+      (d.correlator.size > 0 || d.correlator.holding || this.clientBusy()) &&
+      (ID_KEYS.some((k) => mentions(frame, k)) || mentions(frame, BACKSLASH));
+    if (d.gate?.observeServerMessage === undefined && !mayAnswer) {
       logSeen(d.log, "s2c", frame, guessNonJson(frame));
       this.send(frame);
       return;
     }
+    const text = textOf(frame);
     let value: unknown;
+    let pythonOnly = false;
     try {
-      value = parseSharingLongStrings(textOf(frame));
+      value = parseSharingLongStrings(text);
     } catch {
-      logSeen(d.log, "s2c", frame, true);
-      this.send(frame);
-      return;
+      // Python's readers take NaN and Infinity; the official Python client acts on such an answer.
+      value = parsePythonJson(text);
+      if (value === undefined) {
+        logSeen(d.log, "s2c", frame, true);
+        this.send(frame);
+        return;
+      }
+      pythonOnly = true;
     }
-    logSeen(d.log, "s2c", frame, false, true);
+    // Not JSON (NaN): the log keeps it as text, never as raw JSON.
+    logSeen(d.log, "s2c", frame, pythonOnly, !pythonOnly);
+    return this.answer(frame, value, true);
+  }
+
+  /**
+   * Correlates every reading of the frame, drops it when it answers a request the server never
+   * saw, shows it to the gate as every answer a client could take it for, then sends it.
+   * `mayWait`: a response that answers nothing yet waits (once) until the client side has caught
+   * up, since the request it answers may still be queued there.
+   */
+  private answer(frame: SeenFrame, value: unknown, mayWait: boolean): void | Promise<void> {
+    const d = this.d;
+    const c = classify(value);
+    const readings = readingsOf(value);
+    if (!d.passThrough) {
+      for (const r of readings) {
+        const why = d.correlator.blockedBy(r.id);
+        if (why !== undefined) return this.drop(r, why);
+      }
+      if (mayWait && this.clientBusy() && readings.some((r) => d.correlator.peek(r.id).length === 0)) {
+        const lane = d.clientLane as Lane;
+        return lane.whenIdle().then(() => this.answer(frame, value, false));
+      }
+    }
     const work: Promise<void>[] = [];
-    this.visit(classify(value), work, isCut(frame));
-    if (work.length === 0) {
-      this.send(frame);
-      return;
-    }
+    const cut = isCut(frame);
+    for (const m of this.matches(c, readings)) this.observeAnswer(m, work, cut);
+    this.visitMessages(c, work);
+    if (work.length === 0) return this.send(frame);
     return Promise.all(work).then(() => this.send(frame));
   }
 
-  private visit(c: Classified, work: Promise<void>[], cut: boolean): void {
+  /**
+   * The requests each reading answers. The reading JSON.parse gives of a well-formed response
+   * answers its request exactly (and ends it); every other reading (a member in another case, a
+   * method beside the result, an id only a lax client matches) is checked as the answer of
+   * whatever a client could take it for, and ends nothing.
+   */
+  private matches(c: Classified, readings: readonly AnswerReading[]): Match[] {
     const d = this.d;
-    if (c.kind === "batch") {
-      for (const m of c.members) this.visit(m, work, cut);
-      return;
-    }
-    if (c.kind === "response") {
-      if (c.id === null) return;
-      const { answers, loose } = d.correlator.answered(c.id, c.msg);
-      if (loose && answers.length > 0) this.looseAnswer(c.id, answers);
-      for (const found of answers) {
-        if (!loose && (found.request.method === "initialize" || found.request.method === "server/discover")) {
-          d.facts.serverResponse(found.request.method, c.msg);
-        }
-        const observe = d.gate?.observe;
-        if (observe)
-          this.call(() => {
-            const seen = { request: found.origin, response: c.msg, ...(cut ? { cut: true as const } : {}) };
-            return observe.call(d.gate, seen, this.ctx);
-          }, work);
+    const exact = new Set<Record<string, unknown>>();
+    for (const m of c.kind === "batch" ? c.members : [c])
+      if (m.kind === "response" && m.id !== null) exact.add(m.msg);
+    // Other readings first: the exact one ends its request, which they may answer too.
+    const others = readings
+      .filter((r) => !(r.how === "exact" && exact.has(r.msg)))
+      .map((reading) => ({ reading, answers: d.correlator.peek(reading.id), loose: true }));
+    const exactOnes = readings
+      .filter((r) => r.how === "exact" && exact.has(r.msg))
+      .map((reading) => ({ reading, ...d.correlator.answered(reading.msg.id as JsonRpcId, reading.msg) }));
+    return [...exactOnes, ...others];
+  }
+
+  private observeAnswer(m: Match, work: Promise<void>[], cut: boolean): void {
+    const d = this.d;
+    const { reading, answers, loose } = m;
+    if (loose && answers.length > 0) this.looseAnswer(reading, answers);
+    for (const found of answers) {
+      if (!loose && (found.request.method === "initialize" || found.request.method === "server/discover")) {
+        d.facts.serverResponse(found.request.method, reading.msg);
       }
-      return;
-    }
-    if (c.kind === "request" || c.kind === "notification") {
-      const gate = d.gate;
-      if (gate?.observeServerMessage) this.call(() => gate.observeServerMessage?.(c.msg, this.ctx), work);
+      const observe = d.gate?.observe;
+      if (!observe) continue;
+      // A retry (2026-07-28 `requestState`) is also its own call: its name and arguments may
+      // differ from the call that got the state, and either may be what taints.
+      const asked =
+        found.request !== found.origin && found.request.method === found.origin.method
+          ? [found.origin, found.request]
+          : [found.origin];
+      for (const request of asked)
+        this.call(() => {
+          const seen = { request, response: reading.msg, ...(cut ? { cut: true as const } : {}) };
+          return observe.call(d.gate, seen, this.ctx);
+        }, work);
     }
   }
 
-  /** A response whose id only loosely matches (correlate.ts): checked as an answer, and said once. */
-  private looseAnswer(
-    id: JsonRpcId,
-    answers: readonly { request: { id: JsonRpcId; method: string } }[],
-  ): void {
-    const to = answers.map((a) => `${a.request.method} ${JSON.stringify(a.request.id)}`).join(", ");
-    this.d.log.event("loose-id", { id, answers: answers.map((a) => a.request.id) });
-    if (this.looseAnswers++ === 0)
+  /** Server→client requests and notifications, shown to the gate. */
+  private visitMessages(c: Classified, work: Promise<void>[]): void {
+    const gate = this.d.gate;
+    if (!gate?.observeServerMessage) return;
+    for (const m of c.kind === "batch" ? c.members : [c])
+      if (m.kind === "request" || m.kind === "notification")
+        this.call(() => gate.observeServerMessage?.(m.msg, this.ctx), work);
+  }
+
+  /** A response to a request the server never received: never forwarded (decision 0063). */
+  private drop(r: AnswerReading, why: "held" | "refused"): void {
+    const id = r.id === undefined ? null : r.id;
+    const what =
+      why === "held" ? "a call effectgate is still judging or asking about" : "a call effectgate refused";
+    this.d.log.event("answer-dropped", { id, why, reading: r.how });
+    if (this.dropped++ === 0)
       this.d.announce(
-        `the server answered with id ${JSON.stringify(id)}, which no request has; a client may take it for ${to}, so it was checked as that answer`,
+        `the server sent an answer with id ${JSON.stringify(id)}, the id of ${what}, which it never received; the answer was dropped`,
       );
+  }
+
+  /**
+   * A reading that answers no request exactly, but that some client could take for one
+   * (correlate.ts, jsonrpc.ts answerReadings): checked as an answer, and said once.
+   */
+  private looseAnswer(reading: AnswerReading, answers: readonly Pending[]): void {
+    const id = reading.id === undefined ? null : reading.id;
+    const to = answers.map((a) => `${a.request.method} ${JSON.stringify(a.request.id)}`).join(", ");
+    const sameId = answers.some((a) => a.request.id === id);
+    // Why effectgate's own reading is not that answer: a member in another case, a message that
+    // is not a well-formed response, or an id only a lax client matches.
+    const why = reading.how === "case-folded" ? "case-folded" : sameId ? "not-a-response" : "loose-id";
+    this.d.log.event("loose-id", {
+      id,
+      answers: answers.map((a) => a.request.id),
+      ...(why === "loose-id" ? {} : { reading: why }),
+    });
+    if (this.looseAnswers++ > 0) return;
+    const how =
+      why === "case-folded"
+        ? "with member names in another case, which clients that ignore case (Go) read"
+        : why === "not-a-response"
+          ? "in a message that is not a well-formed response, which a lax client (Python) still reads"
+          : `with id ${JSON.stringify(id)}, which no request has`;
+    this.d.announce(
+      `the server answered ${how}; a client may take it for ${to}, so it was checked as that answer`,
+    );
   }
 
   /** Runs a gate hook; failures are logged and said, and never stop the frame. */
@@ -145,4 +249,10 @@ export class ServerSide {
     if (this.observeFailures++ === 0)
       this.d.announce(`the gate failed to inspect a server message: ${message}`);
   }
+}
+
+/** Every response reading of a message or of each object in a batch. */
+function readingsOf(value: unknown): AnswerReading[] {
+  const messages = Array.isArray(value) ? value : [value];
+  return messages.flatMap((m) => (isRecord(m) ? answerReadings(m) : []));
 }

@@ -231,7 +231,9 @@ describe("refusals through a test-double gate", () => {
       ["tools/call", 1, 1],
       ["tools/call", 1, 2],
       ["tools/call", 3, 3],
+      // A retry is shown as the call that got the state and as itself (decision 0063).
       ["tools/call", 3, 4],
+      ["tools/call", 4, 4],
     ]);
     expect(gate.judged.map((j) => [j.id, j.modern])).toEqual([
       [1, false],

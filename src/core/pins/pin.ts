@@ -1,5 +1,9 @@
 import { canonicalHash } from "../jcs.js";
 import { describeValue } from "../errors.js";
+import { foldVariants } from "../key-fold.js";
+
+/** The members of a tool a pin covers. */
+const PINNED_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] as const;
 
 /**
  * One tool as approved: the fields a model reads (name, title, description), the fields that
@@ -47,6 +51,13 @@ export function pinTool(tool: unknown): PinResult {
     return { ok: false, name: "", error: `name: expected a non-empty string, got ${describeValue(name)}` };
   }
   const bad = (error: string): PinResult => ({ ok: false, name, error });
+  // A Go client (encoding/json) matches member names without regard to case, last one winning:
+  // it reads "Description" as the description, which the pin would never see.
+  const variant = foldVariants(tool, PINNED_FIELDS)[0];
+  if (variant !== undefined)
+    return bad(
+      `${JSON.stringify(variant)}: a pinned field's name in another case, which clients that ignore case read in its place`,
+    );
   // JSON object readers (zod records among them) drop or misread this key, so it cannot be pinned.
   if (name === "__proto__") return bad('name: "__proto__" cannot be stored in a lock file');
   const description = tool["description"] ?? null;
