@@ -39,9 +39,16 @@ function burst(
     },
   );
   const out: Buffer[] = [];
-  child.stdout.on("data", (c: Buffer) => out.push(c));
+  // The client hangs up only once the whole burst has arrived: hanging up at once would start
+  // the relay's grace period while a loaded machine still moves the burst, and end in SIGTERM.
+  let lines = 0;
+  child.stdout.on("data", (c: Buffer) => {
+    out.push(c);
+    for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
+    if (lines >= n) child.stdin.end();
+  });
   child.stderr.resume();
-  child.stdin.end('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   return new Promise((resolve) =>
     child.on("close", (code) => resolve({ out: Buffer.concat(out), code, logs })),
   );
