@@ -109,7 +109,7 @@ describe("which paths count as folders", () => {
     }
   });
 
-  it("reads of a mover's folders are containers too (deny_read below them), other reads are not", () => {
+  it("reads count for a mover tool's declared arguments only (judgeBelow picks deny_read for them)", () => {
     const isContainer = containerTest("move_file", {}, false);
     const e = (operation: Effect["operation"], at: string): Effect => ({
       operation,
@@ -123,6 +123,7 @@ describe("which paths count as folders", () => {
     expect(isContainer(e("read", "arguments.source"))).toBe("place");
     expect(isContainer(e("exec", "arguments.source"))).toBeUndefined();
     expect(containerTest("read_text_file", {}, false)(e("read", "arguments.path"))).toBeUndefined();
+    expect(isContainer(e("read", "arguments.other"))).toBeUndefined();
     expect(containerTest("read_text_file", {}, false)(e("write", "arguments.path"))).toBeUndefined();
     expect(containerTest("delete_directory", {}, false)(e("write", "arguments.path"))).toBe("remove");
   });
@@ -134,8 +135,13 @@ describe("mover programs inside commands", () => {
     expect(moverOperands("cd ~ && cp -r build out; ls ~")).toEqual(["build", "out"]);
     expect(moverOperands("rm -rf node_modules")).toEqual([]);
     expect(moverOperands("sudo FOO=1 /bin/cp -r a ~/.config")).toEqual(["a", "~/.config"]);
-    expect(moverOperands("Move-Item -Path a -Destination C:\\r\\.git")).toEqual(["a", "C:\\r\\.git"]);
-    expect(moverOperands("robocopy.exe src D:\\dst /E")).toEqual(["src", "D:\\dst", "/E"]);
+    // Read by a POSIX shell (`\r` is `r`) and by PowerShell (`\` is a separator): both count.
+    expect(moverOperands("Move-Item -Path a -Destination C:\\r\\.git")).toEqual([
+      "a",
+      "C:r.git",
+      "C:\\r\\.git",
+    ]);
+    expect(moverOperands("robocopy.exe src D:\\dst /E")).toEqual(["src", "D:dst", "/E", "D:\\dst"]);
     expect(moverOperands("git mv a b")).toEqual([]);
     expect(moverOperands("echo mv a b")).toEqual([]);
   });

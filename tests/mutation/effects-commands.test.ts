@@ -16,7 +16,8 @@ describe("command words", () => {
   it("keeps a dollar sign or brace that is part of a longer word", () => {
     // Only a lone `$` (from `$(`) or a word made only of braces says nothing.
     expect(commandTokens("echo cost$")).toEqual(["echo", "cost$"]);
-    expect(commandTokens("ls {a,b} {x")).toEqual(["ls", "{a,b}", "{x"]);
+    // `{a,b}` is also read as bash expands it (decision 0062); `{x` has no alternatives.
+    expect(commandTokens("ls {a,b} {x")).toEqual(["ls", "{a,b}", "a", "b", "{x"]);
     expect(commandTokens("echo {} {{ }}")).toEqual(["echo"]);
   });
 
@@ -25,6 +26,10 @@ describe("command words", () => {
       "cat",
       "~/.ssh/id_rsa",
       "/etc/passwd",
+      // Each quoted literal on its own too (code such as `open('/h/.bashrc','a')`).
+      "~/.ssh",
+      "/etc",
+      "/passwd",
     ]);
   });
 });
@@ -56,7 +61,8 @@ describe("container test", () => {
     expect(viaTable(write("repo/.git"))).toBe("place");
   });
 
-  it("counts written and read paths, never URLs or exec effects", () => {
+  it("counts written and read paths, never URLs or the exec effect", () => {
+    // A folder moved away is read as a whole; judgeBelow picks deny_read for the read effect.
     const exec = containerTest("run_it", { command: "mv a b" }, true);
     expect(exec({ operation: "read", kind: "path", at: "arguments.command", spelled: "b" })).toBe("place");
     expect(exec({ operation: "write", kind: "url", at: "arguments.command", spelled: "b" })).toBeUndefined();

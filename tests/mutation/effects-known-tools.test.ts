@@ -12,7 +12,8 @@ const EXPECTED: Record<string, string> = {
   remote: "",
   read: "read path",
   url: "read url",
-  command: "exec command, write path",
+  // A command word is judged as read and written (decision 0062).
+  command: "exec command, write path, read path",
 };
 
 const ROWS: ReadonlyArray<[tool: string, arg: string, role: keyof typeof EXPECTED]> = [
@@ -107,7 +108,7 @@ describe("known tools read each argument by its role", () => {
 const FALLBACK: Record<string, string> = {
   read: "read path",
   write: "write path",
-  exec: "exec command, write path",
+  exec: "exec command, write path, read path",
 };
 
 const FALLBACKS: ReadonlyArray<[tool: string, fallback: keyof typeof FALLBACK]> = [

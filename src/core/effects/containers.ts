@@ -1,7 +1,9 @@
 import type { Effect } from "../types.js";
-import { commandTokens } from "./command-tokens.js";
-import { commandText, inWorkdir, isRelativeWord, workdirOf } from "./extract.js";
+import { commandReadings, commandTokens } from "./command-tokens.js";
+import { COMMAND_ARGS, inWorkdir, isRelativeWord, workdirsOf } from "./extract.js";
+import { invocations, lexCommands, type LexMode, scriptOf } from "./shell-words.js";
 import { knownTool, nameWords } from "./tool-table.js";
+import { wordReadings } from "./word-readings.js";
 
 // Which written paths of a call may be whole FOLDERS that are moved, copied, linked or unpacked
 // into place ("place"), or removed ("remove"). For those, a protected path below the folder
@@ -21,56 +23,108 @@ const MOVER_WORDS = new Set(["move", "mv", "rename", "ren", "copy", "cp", "extra
 const REMOVER_WORDS = new Set(["delete", "del", "remove", "rm", "rmdir", "trash"]);
 
 /** Programs whose operands are removed (lower case, no .exe). */
-const REMOVER_PROGRAMS = new Set(["rm", "rmdir", "del", "erase", "rd", "remove-item", "ri"]);
+const REMOVER_PROGRAMS = new Set([
+  "rm",
+  "rmdir",
+  "unlink",
+  "shred",
+  "trash",
+  "trash-put",
+  "rimraf",
+  "del",
+  "erase",
+  "rd",
+  "remove-item",
+  "ri",
+]);
 
-/** Programs whose operands are moved, copied, linked or unpacked (lower case, no .exe). */
+/** Programs whose operands are moved, copied, linked, packed or unpacked (lower case, no .exe). */
 const MOVER_PROGRAMS = new Set([
   "mv",
   "cp",
   "ln",
   "rsync",
+  "scp",
   "ditto",
   "unzip",
+  "tar",
+  "bsdtar",
+  "7z",
+  "7za",
   "move",
   "copy",
   "ren",
   "rename",
   "xcopy",
   "robocopy",
+  "mklink",
   "move-item",
   "copy-item",
   "rename-item",
   "mi",
   "cpi",
   "rni",
+  "expand-archive",
+  "compress-archive",
 ]);
 
-/** Words that run the next word as the program (`sudo mv …`). */
-const WRAPPERS = new Set(["sudo", "doas", "env", "nohup", "command", "builtin", "exec", "time", "nice"]);
+/** How deep scripts inside scripts are followed (`sh -c "bash -c 'mv a b'"`). */
+const MAX_DEPTH = 4;
 
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
+/**
+ * The operands of mover programs in a command line: every word after `mv`, `cp`, … in its simple
+ * command, in every reading of the command (commandReadings), behind wrappers (`sudo -u root`,
+ * `timeout 5`, `xargs`), keywords (`then`, `do`, `!`) and inside scripts (`sh -c '…'`, quoted
+ * code). Under `xargs` the operands also come from the pipe, so every word of the command counts.
+ * Each operand comes with its readings (wordReadings), so that it matches the effect it yields.
+ * A list of words is one argv: its elements are the words, as no shell splits them.
+ */
+export function moverOperands(
+  command: string | readonly string[],
+  programs: ReadonlySet<string> = MOVER_PROGRAMS,
+): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const text = typeof command === "string" ? command : command.join(" ");
+  if (typeof command !== "string") fromWords(command, text, programs, 0, out, seen);
+  fromText(text, programs, 0, out, seen);
+  return [...out];
+}
 
-/** The operands of mover programs in a command line: every word after `mv`, `cp`, … up to `;`, `|`, `&`. */
-export function moverOperands(command: string, programs: ReadonlySet<string> = MOVER_PROGRAMS): string[] {
-  const out: string[] = [];
-  for (const part of command.split(/[;|&\r\n()`]+/)) {
-    const words = commandTokens(part);
-    let i = 0;
-    for (; i < words.length; i++) {
-      const w = words[i] as string;
-      if (ASSIGNMENT.test(w)) {
-        if (words[i + 1] === w.slice(w.indexOf("=") + 1)) i++; // the value commandTokens also yields
-        continue;
-      }
-      if (!WRAPPERS.has(w.toLowerCase())) break;
-    }
-    const program = (words[i] ?? "")
-      .toLowerCase()
-      .replace(/^.*[\\/]/, "")
-      .replace(/\.exe$/, "");
-    if (programs.has(program)) out.push(...words.slice(i + 1));
+function fromText(
+  command: string,
+  programs: ReadonlySet<string>,
+  depth: number,
+  out: Set<string>,
+  seen: Set<string>,
+): void {
+  // The same bound as commandReadings: past it that reading has already made the call unjudgeable.
+  if (seen.has(command) || seen.size > 4096) return;
+  seen.add(command);
+  for (const mode of ["posix", "windows"] as LexMode[]) {
+    const lexed = lexCommands(command, mode);
+    for (const { words } of lexed.commands) fromWords(words, command, programs, depth, out, seen);
+    if (depth < MAX_DEPTH)
+      for (const literal of lexed.quoted) fromText(literal, programs, depth + 1, out, seen);
   }
-  return out;
+}
+
+function fromWords(
+  words: readonly string[],
+  command: string,
+  programs: ReadonlySet<string>,
+  depth: number,
+  out: Set<string>,
+  seen: Set<string>,
+): void {
+  for (const inv of invocations(words)) {
+    if (programs.has(inv.program)) {
+      for (const w of inv.args) for (const r of wordReadings(w).words) out.add(r);
+      if (inv.underXargs) for (const w of commandTokens(command)) out.add(w);
+    }
+    const script = scriptOf(inv);
+    if (script !== undefined && depth < MAX_DEPTH) fromText(script, programs, depth + 1, out, seen);
+  }
 }
 
 /**
@@ -93,6 +147,7 @@ export function containerTest(
   if (execClass || known?.exec === true) {
     const placed = operandsIn(args, known?.args, MOVER_PROGRAMS);
     const removed = operandsIn(args, known?.args, REMOVER_PROGRAMS);
+    const globbed = globFoldersIn(args, known?.args);
     return (e) =>
       !isPath(e)
         ? undefined
@@ -100,7 +155,9 @@ export function containerTest(
           ? "place"
           : removed.has(e.spelled)
             ? "remove"
-            : undefined;
+            : globbed.has(e.spelled)
+              ? "place"
+              : undefined;
   }
   if (known !== undefined) {
     const under = (e: Effect, names: readonly string[] | undefined) =>
@@ -123,23 +180,59 @@ export function containerTest(
   return (e) => (isPath(e) ? kind : undefined);
 }
 
-/** The operands of `programs` in the command arguments, also placed in the call's working directory. */
+/** The command texts of an exec call: each command argument, and the program and argv given apart. */
+function commandsIn(
+  args: Record<string, unknown>,
+  roles: Readonly<Record<string, string>> | undefined,
+): Array<string | string[]> {
+  const out: Array<string | string[]> = [];
+  for (const [name, value] of Object.entries(args)) {
+    const role = roles?.[name];
+    if (role !== undefined && role !== "command") continue;
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value) && value.every((x) => typeof x === "string")) out.push(value as string[]);
+  }
+  // `{command: "mv", args: ["/tmp/prep", "repo/.git"]}`: the program and its argv in two
+  // arguments, read together in the order a server joins them.
+  const parts = COMMAND_ARGS.map((n) => args[n]).filter(
+    (v): v is string | string[] =>
+      typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string")),
+  );
+  if (parts.length > 1) out.push(parts.flatMap((p) => (typeof p === "string" ? [p] : p)));
+  return out;
+}
+
+/** `word`, and `word` in each working directory the call names (for a relative word). */
+function placedIn(word: string, dirs: ReadonlyArray<{ dir: string }>, into: Set<string>): void {
+  into.add(word);
+  if (!isRelativeWord(word)) return;
+  for (const { dir } of dirs) into.add(inWorkdir(dir, word));
+}
+
+/** The operands of `programs` in the command arguments, also placed in the call's working directories. */
 function operandsIn(
   args: Record<string, unknown>,
   roles: Readonly<Record<string, string>> | undefined,
   programs: ReadonlySet<string>,
 ): Set<string> {
   const spelled = new Set<string>();
-  const workdir = workdirOf(args);
-  for (const [name, value] of Object.entries(args)) {
-    const role = roles?.[name];
-    if (role !== undefined && role !== "command") continue;
-    const command = commandText(value);
-    if (command === undefined) continue;
-    for (const word of moverOperands(command, programs)) {
-      spelled.add(word);
-      if (workdir && isRelativeWord(word)) spelled.add(inWorkdir(workdir.dir, word));
-    }
+  const dirs = workdirsOf(args);
+  for (const command of commandsIn(args, roles))
+    for (const word of moverOperands(command, programs)) placedIn(word, dirs, spelled);
+  return spelled;
+}
+
+/** The folders globs in the command arguments reach into (`cp k ~/.ss?/x` → `~`), placed likewise. */
+function globFoldersIn(
+  args: Record<string, unknown>,
+  roles: Readonly<Record<string, string>> | undefined,
+): Set<string> {
+  const spelled = new Set<string>();
+  const dirs = workdirsOf(args);
+  for (const command of commandsIn(args, roles)) {
+    const texts = typeof command === "string" ? [command] : command;
+    for (const t of texts)
+      for (const folder of commandReadings(t).globFolders) placedIn(folder, dirs, spelled);
   }
   return spelled;
 }

@@ -1,7 +1,7 @@
 import { parseStrictJson } from "../strict-json.js";
 import type { Effect, Operation } from "../types.js";
 import { isOutputName, isPathName } from "./arg-names.js";
-import { commandTokens } from "./command-tokens.js";
+import { commandReadings } from "./command-tokens.js";
 import { type ArgRole, knownTool, verbOperations } from "./tool-table.js";
 
 /**
@@ -22,7 +22,7 @@ export const BUDGET = {
 export type Extraction = { ok: true; effects: Effect[] } | { ok: false; error: string };
 
 /** Argument names that carry the command of an exec-class tool, in order of preference. */
-const COMMAND_ARGS = ["command", "cmd", "code", "script", "input", "stdin", "args", "argv"];
+export const COMMAND_ARGS = ["command", "cmd", "code", "script", "input", "stdin", "args", "argv"];
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -94,8 +94,8 @@ class Walker {
     /** How strings in generic positions are judged: one reading, or both when the name says both. */
     private readonly genericOps: readonly Operation[],
     private readonly execClass: boolean,
-    /** The working directory an exec call names for its command (`cwd`, `workdir`, …), if any. */
-    private readonly workdir?: { at: string; dir: string },
+    /** The working directories an exec call names for its command (`cwd`, `workdir`, …). */
+    private readonly workdirs: ReadonlyArray<{ at: string; dir: string }> = [],
   ) {}
 
   private count(s: string): void {
@@ -122,7 +122,11 @@ class Walker {
       throw new OverBudget(`arguments nested deeper than ${BUDGET.maxDepth} levels`);
     if (typeof value === "string") return this.string(value, at, role, depth, name);
     if (Array.isArray(value)) {
-      value.forEach((v, i) => this.visit(v, `${at}[${i}]`, role, depth + 1, name));
+      value.forEach((v, i) =>
+        typeof v === "string"
+          ? this.string(v, `${at}[${i}]`, role, depth + 1, name, true)
+          : this.visit(v, `${at}[${i}]`, role, depth + 1, name),
+      );
       return;
     }
     if (value !== null && typeof value === "object") {
@@ -133,11 +137,16 @@ class Walker {
     }
   }
 
-  /** Called by visit, which has already left out text and remote positions. */
-  string(s: string, at: string, role: Role, depth: number, name?: string): void {
+  /**
+   * Called by visit, which has already left out text and remote positions. `element` says the
+   * string is one element of a list (an argv word, for a command).
+   */
+  string(s: string, at: string, role: Role, depth: number, name?: string, element = false): void {
+    if (depth > BUDGET.maxDepth)
+      throw new OverBudget(`arguments nested deeper than ${BUDGET.maxDepth} levels`);
     this.count(s);
     if (role === "command" || (role === "generic" && this.execClass)) {
-      this.commandWords(s, at, depth);
+      this.commandWords(s, at, depth, element);
       return;
     }
     if (role === "url") {
@@ -159,10 +168,9 @@ class Walker {
       return;
     }
     // generic position
-    if (isUrl(s)) {
-      this.add("read", "url", at, s.trim());
-      return;
-    }
+    // A URL is fetched; but to a server that joins it to a folder (Node's path.resolve folds
+    // `https://x/../../.ssh/k` to `.ssh/k`) it is a relative path, so it is judged as one too.
+    if (isUrl(s)) this.add("read", "url", at, s.trim());
     const nested = embeddedJson(s, at);
     if (nested !== undefined) {
       this.visit(nested, `${at}<json>`, role, depth + 1, name); // role is "generic" here
@@ -178,23 +186,38 @@ class Walker {
       this.add("write", "path", at, s);
   }
 
-  private commandWords(s: string, at: string, depth: number): void {
+  /** A command word is judged as read and written: a shell can do either with what it names. */
+  private commandPath(at: string, word: string): void {
+    this.add("write", "path", at, word);
+    this.add("read", "path", at, word);
+    // The shell runs in the call's working directory, not the server's: `>> .bashrc` with
+    // `cwd: "~"` is ~/.bashrc. Judged in addition to the word on its own (stricter wins), and in
+    // every directory the call names, since which one the server uses is its own business.
+    if (!isRelativeWord(word)) return;
+    for (const { dir, at: where } of this.workdirs) {
+      this.add("write", "path", `${at} (in ${where})`, inWorkdir(dir, word));
+      this.add("read", "path", `${at} (in ${where})`, inWorkdir(dir, word));
+    }
+  }
+
+  private commandWords(s: string, at: string, depth: number, element: boolean): void {
     const nested = embeddedJson(s, at);
     if (nested !== undefined) this.visit(nested, `${at}<json>`, "command", depth + 1);
-    for (const word of commandTokens(s)) {
-      this.count(word);
-      if (isUrl(word)) {
-        this.add("read", "url", at, word);
-        continue;
-      }
-      this.add("write", "path", at, word);
-      // The shell runs in the call's working directory, not the server's: `>> .bashrc` with
-      // `cwd: "~"` is ~/.bashrc. Judged in addition to the word on its own (stricter wins).
-      if (this.workdir && isRelativeWord(word)) {
-        const { dir, at: where } = this.workdir;
-        this.add("write", "path", `${at} (in ${where})`, inWorkdir(dir, word));
-      }
+    const readings = commandReadings(s);
+    if (readings.unjudgeable !== undefined) throw new Unjudgeable(`${readings.unjudgeable} (at ${at})`);
+    // An argv element is one word whatever it holds (`Code - Insiders/User/settings.json`).
+    if (element && s.trim() !== "" && !isProse(s)) {
+      this.count(s);
+      this.commandPath(at, s);
     }
+    for (const word of readings.words) {
+      this.count(word);
+      // A URL is fetched, and to the shell it is also a relative path (`https:` is a folder name).
+      if (isUrl(word)) this.add("read", "url", at, word);
+      this.commandPath(at, word);
+    }
+    // `curl evil.example/x` fetches over http though no scheme is written.
+    for (const host of readings.fetched) this.add("read", "url", at, host);
   }
 }
 
@@ -224,10 +247,12 @@ export function inWorkdir(dir: string, word: string): string {
 /** Whether a command word depends on the working directory (else it is judged only as written). */
 export const isRelativeWord = (word: string): boolean => !ABSOLUTE_ISH.test(word);
 
-/** The working directory an exec call names for its command, if any. */
-export function workdirOf(args: Record<string, unknown>): { at: string; dir: string } | undefined {
-  const name = WORKDIR_ARGS.find((n) => typeof args[n] === "string" && args[n] !== "");
-  return name === undefined ? undefined : { at: `arguments.${name}`, dir: args[name] as string };
+/** The working directories an exec call names for its command, in WORKDIR_ARGS order. */
+export function workdirsOf(args: Record<string, unknown>): Array<{ at: string; dir: string }> {
+  return WORKDIR_ARGS.filter((n) => typeof args[n] === "string" && args[n] !== "").map((n) => ({
+    at: `arguments.${n}`,
+    dir: args[n] as string,
+  }));
 }
 
 /**
@@ -237,8 +262,8 @@ export function workdirOf(args: Record<string, unknown>): { at: string; dir: str
 export function extractEffects(tool: string, args: Record<string, unknown>, execClass: boolean): Extraction {
   const known = knownTool(tool, args);
   const isExec = execClass || known?.exec === true;
-  const workdir = isExec ? workdirOf(args) : undefined;
-  const walker = new Walker(known ? [known.fallback] : verbOperations(tool), isExec, workdir);
+  const workdirs = isExec ? workdirsOf(args) : [];
+  const walker = new Walker(known ? [known.fallback] : verbOperations(tool), isExec, workdirs);
   try {
     if (isExec) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
     for (const [name, value] of Object.entries(args)) {
