@@ -267,3 +267,13 @@ describe("reading stays bounded", () => {
     expect(r.words.length).toBeLessThan(400);
   });
 });
+
+describe("the extraction budget", () => {
+  it("counts every word of a command, repeats included, and stops early", () => {
+    const r = extractEffects("run_command", { command: "a ".repeat(60_000) }, true);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/too large to judge: more than 50000 strings/);
+    // A command of 20,000 words, most of them repeats, is still judged.
+    expect(extractEffects("run_command", { command: "cp a b ".repeat(6_000) }, true).ok).toBe(true);
+  });
+});

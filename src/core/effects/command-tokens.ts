@@ -54,8 +54,12 @@ const HOSTISH =
 const SCHEME = /^\s*[a-z][a-z0-9+.-]*:\/\//i;
 
 interface Acc {
+  /** Called for each word read, so that the caller can stop at its budget (it may throw). */
+  onWord: (word: string) => void;
   /** Texts already read (the POSIX and Windows readings of a literal are often the same text). */
   seen: Set<string>;
+  /** Words already given to wordReadings. */
+  raw: Set<string>;
   /** Characters code-inside-code may still cost; reading stops being possible past it. */
   budget: number;
   words: Set<string>;
@@ -64,11 +68,23 @@ interface Acc {
   unjudgeable?: string;
 }
 
-function addWord(word: string, acc: Acc): void {
+/**
+ * Adds the readings of one word. The budget counts every word of the first reading of the
+ * command (as the plain split always did, repeats included), and each new word of any other
+ * reading or derived from a word; a repeated word is read once.
+ */
+function addWord(word: string, acc: Acc, first: boolean): void {
+  if (first) acc.onWord(word);
   // `$(cat x)` splits into `$` and `cat`; a lone `$` or `{`/`}` says nothing.
-  if (word === "" || word === "$" || /^[{}]+$/.test(word)) return;
+  if (word === "" || word === "$" || acc.raw.has(word) || /^[{}]+$/.test(word)) return;
+  acc.raw.add(word);
+  if (!first) acc.onWord(word);
   const r = wordReadings(word);
-  for (const w of r.words) acc.words.add(w);
+  for (const w of r.words) {
+    if (acc.words.has(w)) continue;
+    acc.words.add(w);
+    if (w !== word) acc.onWord(w);
+  }
   for (const g of r.globFolders) acc.globs.add(g);
   if (r.unjudgeable !== undefined) acc.unjudgeable ??= r.unjudgeable;
 }
@@ -91,11 +107,13 @@ function collect(command: string, depth: number, acc: Acc): void {
     acc.unjudgeable ??= "quoted code nested inside the command is too large to read";
     return;
   }
-  for (const w of plainWords(command)) addWord(w, acc);
-  for (const mode of ["posix", "windows"] as LexMode[]) {
+  // Without quotes, escapes or `$`, the three readings split alike: one is enough.
+  const special = /['"\\`^$]/.test(command);
+  if (special) for (const w of plainWords(command)) addWord(w, acc, depth === 0);
+  for (const mode of (special ? ["posix", "windows"] : ["posix"]) as LexMode[]) {
     const lexed = lexCommands(command, mode);
     for (const { words } of lexed.commands) {
-      for (const w of words) addWord(w, acc);
+      for (const w of words) addWord(w, acc, depth === 0 && !special);
       for (const inv of invocations(words)) {
         if (FETCHERS.has(inv.program))
           for (const a of inv.args) if (HOSTISH.test(a) && !SCHEME.test(a)) acc.fetched.add(a);
@@ -107,19 +125,30 @@ function collect(command: string, depth: number, acc: Acc): void {
     for (const literal of lexed.quoted) {
       // A literal with a line break inside is a block of code, not a name; it is still read.
       if (!/[\r\n]/.test(literal)) {
-        addWord(literal, acc);
-        if (literal.includes("\\")) addWord(cEscapes(literal), acc);
+        addWord(literal, acc, false);
+        if (literal.includes("\\")) addWord(cEscapes(literal), acc, false);
       }
       if (/[\s"'(),;=`]/.test(literal)) collect(literal, depth + 1, acc);
     }
   }
 }
 
-/** Every reading of `command`; see the comment on CommandReadings. */
-export function commandReadings(command: string): CommandReadings {
+/**
+ * Every reading of `command`; see the comment on CommandReadings. `onWord` sees each word read
+ * (see addWord) and may throw to stop reading.
+ */
+export function commandReadings(command: string, onWord: (word: string) => void = () => {}): CommandReadings {
   // Code inside code is read again, once per distinct text; benign commands use a fraction of this.
   const budget = 8 * command.length + 65_536;
-  const acc: Acc = { seen: new Set(), budget, words: new Set(), globs: new Set(), fetched: new Set() };
+  const acc: Acc = {
+    onWord,
+    seen: new Set(),
+    raw: new Set(),
+    budget,
+    words: new Set(),
+    globs: new Set(),
+    fetched: new Set(),
+  };
   collect(command, 0, acc);
   const out: CommandReadings = {
     words: [...acc.words],

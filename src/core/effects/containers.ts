@@ -84,46 +84,49 @@ export function moverOperands(
   programs: ReadonlySet<string> = MOVER_PROGRAMS,
 ): string[] {
   const out = new Set<string>();
-  const seen = new Set<string>();
-  const text = typeof command === "string" ? command : command.join(" ");
-  if (typeof command !== "string") fromWords(command, text, programs, 0, out, seen);
-  fromText(text, programs, 0, out, seen);
+  operandsOf(command, [{ programs, out }]);
   return [...out];
 }
 
-function fromText(
-  command: string,
-  programs: ReadonlySet<string>,
-  depth: number,
-  out: Set<string>,
-  seen: Set<string>,
-): void {
+/** Programs to look for, and where their operands go. */
+type Finder = { programs: ReadonlySet<string>; out: Set<string> };
+
+/** moverOperands for several sets of programs in one reading of the command. */
+function operandsOf(command: string | readonly string[], finders: readonly Finder[]): void {
+  const seen = new Set<string>();
+  const text = typeof command === "string" ? command : command.join(" ");
+  if (typeof command !== "string") fromWords(command, text, finders, 0, seen);
+  fromText(text, finders, 0, seen);
+}
+
+function fromText(command: string, finders: readonly Finder[], depth: number, seen: Set<string>): void {
   // The same bound as commandReadings: past it that reading has already made the call unjudgeable.
   if (seen.has(command) || seen.size > 4096) return;
   seen.add(command);
-  for (const mode of ["posix", "windows"] as LexMode[]) {
+  // Without quotes or escapes, PowerShell and cmd split the command as a POSIX shell does.
+  const modes: LexMode[] = /['"\\`^$]/.test(command) ? ["posix", "windows"] : ["posix"];
+  for (const mode of modes) {
     const lexed = lexCommands(command, mode);
-    for (const { words } of lexed.commands) fromWords(words, command, programs, depth, out, seen);
-    if (depth < MAX_DEPTH)
-      for (const literal of lexed.quoted) fromText(literal, programs, depth + 1, out, seen);
+    for (const { words } of lexed.commands) fromWords(words, command, finders, depth, seen);
+    if (depth < MAX_DEPTH) for (const literal of lexed.quoted) fromText(literal, finders, depth + 1, seen);
   }
 }
 
 function fromWords(
   words: readonly string[],
   command: string,
-  programs: ReadonlySet<string>,
+  finders: readonly Finder[],
   depth: number,
-  out: Set<string>,
   seen: Set<string>,
 ): void {
   for (const inv of invocations(words)) {
-    if (programs.has(inv.program)) {
+    for (const { programs, out } of finders) {
+      if (!programs.has(inv.program)) continue;
       for (const w of inv.args) for (const r of wordReadings(w).words) out.add(r);
       if (inv.underXargs) for (const w of commandTokens(command)) out.add(w);
     }
     const script = scriptOf(inv);
-    if (script !== undefined && depth < MAX_DEPTH) fromText(script, programs, depth + 1, out, seen);
+    if (script !== undefined && depth < MAX_DEPTH) fromText(script, finders, depth + 1, seen);
   }
 }
 
@@ -145,8 +148,7 @@ export function containerTest(
   // lists by the effect's operation.
   const isPath = (e: Effect) => e.kind === "path" && (e.operation === "write" || e.operation === "read");
   if (execClass || known?.exec === true) {
-    const placed = operandsIn(args, known?.args, MOVER_PROGRAMS);
-    const removed = operandsIn(args, known?.args, REMOVER_PROGRAMS);
+    const { placed, removed } = operandsIn(args, known?.args);
     const globbed = globFoldersIn(args, known?.args);
     return (e) =>
       !isPath(e)
@@ -209,17 +211,22 @@ function placedIn(word: string, dirs: ReadonlyArray<{ dir: string }>, into: Set<
   for (const { dir } of dirs) into.add(inWorkdir(dir, word));
 }
 
-/** The operands of `programs` in the command arguments, also placed in the call's working directories. */
+/** The operands of movers and removers in the command arguments, also placed in the call's working directories. */
 function operandsIn(
   args: Record<string, unknown>,
   roles: Readonly<Record<string, string>> | undefined,
-  programs: ReadonlySet<string>,
-): Set<string> {
-  const spelled = new Set<string>();
+): { placed: Set<string>; removed: Set<string> } {
   const dirs = workdirsOf(args);
-  for (const command of commandsIn(args, roles))
-    for (const word of moverOperands(command, programs)) placedIn(word, dirs, spelled);
-  return spelled;
+  const placed = new Set<string>();
+  const removed = new Set<string>();
+  for (const command of commandsIn(args, roles)) {
+    const movers = { programs: MOVER_PROGRAMS, out: new Set<string>() };
+    const removers = { programs: REMOVER_PROGRAMS, out: new Set<string>() };
+    operandsOf(command, [movers, removers]);
+    for (const word of movers.out) placedIn(word, dirs, placed);
+    for (const word of removers.out) placedIn(word, dirs, removed);
+  }
+  return { placed, removed };
 }
 
 /** The folders globs in the command arguments reach into (`cp k ~/.ss?/x` → `~`), placed likewise. */
@@ -231,8 +238,11 @@ function globFoldersIn(
   const dirs = workdirsOf(args);
   for (const command of commandsIn(args, roles)) {
     const texts = typeof command === "string" ? [command] : command;
-    for (const t of texts)
+    for (const t of texts) {
+      // Most commands have no glob character at all: no need to read them again.
+      if (!/[*?[]/.test(t)) continue;
       for (const folder of commandReadings(t).globFolders) placedIn(folder, dirs, spelled);
+    }
   }
   return spelled;
 }

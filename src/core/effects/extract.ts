@@ -203,15 +203,12 @@ class Walker {
   private commandWords(s: string, at: string, depth: number, element: boolean): void {
     const nested = embeddedJson(s, at);
     if (nested !== undefined) this.visit(nested, `${at}<json>`, "command", depth + 1);
-    const readings = commandReadings(s);
+    // Every word read counts against the budget, which stops reading a huge command early.
+    const readings = commandReadings(s, (word) => this.count(word));
     if (readings.unjudgeable !== undefined) throw new Unjudgeable(`${readings.unjudgeable} (at ${at})`);
     // An argv element is one word whatever it holds (`Code - Insiders/User/settings.json`).
-    if (element && s.trim() !== "" && !isProse(s)) {
-      this.count(s);
-      this.commandPath(at, s);
-    }
+    if (element && s.trim() !== "" && !isProse(s)) this.commandPath(at, s);
     for (const word of readings.words) {
-      this.count(word);
       // A URL is fetched, and to the shell it is also a relative path (`https:` is a folder name).
       if (isUrl(word)) this.add("read", "url", at, word);
       this.commandPath(at, word);

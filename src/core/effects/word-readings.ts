@@ -243,7 +243,11 @@ export function globFolder(word: string): string | undefined {
  * `=` value, brace alternatives, `~user`/`~+`, and what its variables may stand for; plus the
  * folders its globs reach into.
  */
+/** A word none of whose characters starts another reading (most words: `npm`, `src/x.ts`). */
+const PLAIN = /^[^-={}~$*?[][^={}~$*?[]*$/;
+
 export function wordReadings(word: string): WordReadings {
+  if (PLAIN.test(word)) return { words: [word], globFolders: [] };
   const base: string[] = [];
   if (word.startsWith("-")) base.push(...gluedValues(word));
   else {
