@@ -277,3 +277,11 @@ describe("the extraction budget", () => {
     expect(extractEffects("run_command", { command: "cp a b ".repeat(6_000) }, true).ok).toBe(true);
   });
 });
+
+describe("brace expansion edges", () => {
+  it("expands a group after an unclosed brace, and stays linear on a long run of braces", () => {
+    expect(commandTokens("tee {a~/.ss{h,x}/k")).toContain("{a~/.ssh/k");
+    const r = commandReadings(`x${"{".repeat(200_000)}`);
+    expect(r.words).toContain(`x${"{".repeat(200_000)}`);
+  });
+});

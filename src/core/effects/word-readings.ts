@@ -92,24 +92,16 @@ function alternatives(inner: string): string[] | undefined {
 export function expandBraces(word: string, cap = MAX_BRACE_WORDS): string[] | undefined {
   const out: string[] = [];
   const walk = (w: string, from: number): boolean => {
+    const close = closingBraces(w);
     for (let i = w.indexOf("{", from); i >= 0; i = w.indexOf("{", i + 1)) {
-      if (w[i - 1] === "$") continue;
-      let depth = 0;
-      let close = -1;
-      for (let j = i; j < w.length; j++) {
-        if (w[j] === "{") depth++;
-        else if (w[j] === "}" && --depth === 0) {
-          close = j;
-          break;
-        }
-      }
-      if (close < 0) break; // nothing after an unclosed brace can close either
-      const inner = w.slice(i + 1, close);
+      const end = close.get(i);
+      if (end === undefined || w[i - 1] === "$") continue;
+      const inner = w.slice(i + 1, end);
       const alts = alternatives(inner) ?? sequence(inner, cap);
       if (alts === "over") return false;
       if (alts === undefined) continue;
       const pre = w.slice(0, i);
-      const post = w.slice(close + 1);
+      const post = w.slice(end + 1);
       for (const a of alts) if (!walk(pre + a + post, i)) return false;
       return true;
     }
@@ -117,6 +109,17 @@ export function expandBraces(word: string, cap = MAX_BRACE_WORDS): string[] | un
     return out.length <= cap;
   };
   return walk(word, 0) ? out : undefined;
+}
+
+/** Where each `{` of `w` that is closed is closed (one pass; an unclosed `{` is literal). */
+function closingBraces(w: string): Map<number, number> {
+  const close = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < w.length; i++) {
+    if (w[i] === "{") open.push(i);
+    else if (w[i] === "}" && open.length > 0) close.set(open.pop() as number, i);
+  }
+  return close;
 }
 
 /**
