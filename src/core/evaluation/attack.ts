@@ -115,8 +115,10 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
       if (members.some((x) => x.kind === "other")) problem ??= "a batch with a malformed member";
     }
     if (msg.kind !== "request" || !JUDGED_METHODS.has(msg.method)) {
-      if (msg.kind === "request")
+      if (msg.kind === "request") {
         pending.set(idKey("c2s", msg.id), { method: msg.method, params: msg.params });
+        refused.delete(idKey("c2s", msg.id));
+      }
       if (harmful) {
         const what = msg.kind === "request" || msg.kind === "notification" ? msg.method : msg.kind;
         result = {
@@ -137,7 +139,9 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
     let outcome: ScenarioRun["outcome"] = outcomeFor(level, decision.verdict);
     if (outcome === "ask") outcome = canAsk ? "asked" : "refuse";
     const key = idKey("c2s", msg.id);
+    // A refusal is of this call only: a later call may reuse its id and be answered.
     if (outcome === "refuse") refused.add(key);
+    else refused.delete(key);
     pending.set(key, { method: msg.method, params: msg.params });
     if (harmful) {
       result = {

@@ -1,15 +1,13 @@
 // Benign false positives: every judged call in recorded sessions is judged again under the given
 // policy (never the verdicts the log recorded), with taint evolving as the session's responses
-// arrive. Refusals here are interruptions of ordinary work.
-import { JUDGED_METHODS } from "../gate.js";
-import { outcomeFor } from "../levels.js";
+// arrive. Refusals here are interruptions of ordinary work. The session is rebuilt once per
+// level (session-rebuild.ts): an answer to a call a level refuses never reaches that level's judge.
 import type { JudgeEnvironment } from "../policy/api.js";
 import { timeOf, type LogEntry, type RecordLike } from "../replay/entries.js";
-import { classify, idKey, toolOf, type Message } from "../replay/messages.js";
-import { parseStrictJson } from "../strict-json.js";
 import type { Platform, Verdict } from "../types.js";
 import type { JudgeFactory } from "./attack.js";
 import { activeIntervals, blocksPerWeek, unionLength, type Rate } from "./active-time.js";
+import { SessionRebuild, type Counts } from "./session-rebuild.js";
 
 export interface BenignSession {
   file: string;
@@ -23,10 +21,13 @@ export interface Flagged {
   t: string;
   method: string;
   tool: string | undefined;
+  /** The verdict in the session rebuilt at enforce. */
   verdict: Verdict;
   rule: string | undefined;
   reason: string;
   tainted: boolean;
+  /** The verdict in the session rebuilt at strict, when it differs (its taint may differ). */
+  strict?: Verdict;
 }
 
 export interface BenignReport {
@@ -35,8 +36,19 @@ export interface BenignReport {
   calls: number;
   activeMs: number;
   unreadableLines: number;
+  /** Verdicts in the session rebuilt at enforce. */
   verdicts: Record<Verdict, number>;
-  /** rule → how many calls it made confirm or deny. */
+  /** Verdicts in the session rebuilt at strict (differs only where taint differs). */
+  strictVerdicts: Record<Verdict, number>;
+  /** Calls that could not be judged again, by why: `tooLarge` (only the head of the frame is logged). */
+  unjudged: { tooLarge: number };
+  /**
+   * Server answers not shown to the judge as a call's answer: `noRequest` (no call with its id
+   * was pending), `tooLarge` (only its head is logged). `early` counts answers logged before
+   * their call had fully crossed at observe, which were taken as that call's answer.
+   */
+  answers: { noRequest: number; tooLarge: number; early: number };
+  /** rule → how many calls it made confirm or deny (rebuilt at enforce). */
   rules: Record<string, { confirm: number; deny: number }>;
   flagged: Flagged[];
   enforce: Rate;
@@ -103,93 +115,58 @@ export function evaluateBenign(
   environmentFor: EnvironmentFor,
   exclude: ReadonlyMap<string, string> = new Map(),
 ): BenignReport {
-  const report: Omit<BenignReport, "enforce" | "strict"> = {
-    sessions: 0,
-    excluded: [],
+  const counts: Counts = {
     calls: 0,
-    activeMs: 0,
-    unreadableLines: 0,
     verdicts: { allow: 0, confirm: 0, deny: 0 },
+    strictVerdicts: { allow: 0, confirm: 0, deny: 0 },
     rules: {},
     flagged: [],
+    blocks: { enforce: 0, strict: 0 },
+    unjudged: { tooLarge: 0 },
+    answers: { noRequest: 0, tooLarge: 0, early: 0 },
   };
+  let sessions = 0;
+  let unreadableLines = 0;
+  const excluded: { sid: string; reason: string }[] = [];
   const intervals: [number, number][] = [];
-  let enforceBlocks = 0;
-  let strictBlocks = 0;
   for (const s of joinSessions(files)) {
-    report.unreadableLines += s.bad;
+    unreadableLines += s.bad;
     const why = exclude.get(s.sid);
     if (why !== undefined) {
-      report.excluded.push({ sid: s.sid, reason: why });
+      excluded.push({ sid: s.sid, reason: why });
       continue;
     }
     if (s.records.length === 0) continue;
-    report.sessions += 1;
+    sessions += 1;
     intervals.push(...activeIntervals(s.records.map((r) => timeOf(r.record.t))));
     const header = s.records.find((r) => r.record.type === "header")?.record;
+    const h = header?.type === "header" ? header : undefined;
     const env = environmentFor(
-      header?.type === "header"
-        ? { platform: platformOf(header.platform), cwd: header.cwd, name: header.name }
+      h
+        ? { platform: platformOf(h.platform), cwd: h.cwd, name: h.name }
         : { platform: "linux", cwd: "/", name: null },
     );
-    const judge = makeJudge(env);
-    const pending = new Map<string, { method: string; params: unknown }>();
-    const refusedInLog = new Set<string>();
-    for (const { file, line, record: r } of s.records) {
-      if (r.type === "event" && r.ev === "decision" && r.data["outcome"] === "refuse") {
-        const id = r.data["id"];
-        if (typeof id === "string" || typeof id === "number") refusedInLog.add(idKey("c2s", id));
-      }
-      if (r.type !== "frame" || r.text === undefined) continue;
-      const strict = parseStrictJson(r.text);
-      let value: unknown;
-      try {
-        value = JSON.parse(r.text);
-      } catch {
-        continue;
-      }
-      const problem = strict.ok ? undefined : strict.error;
-      const members: Message[] = Array.isArray(value) ? value.map(classify) : [classify(value)];
-      for (const msg of members) {
-        if (r.dir === "s2c") {
-          if (msg.kind !== "response") continue;
-          const key = idKey("c2s", msg.id);
-          const req = pending.get(key);
-          pending.delete(key);
-          // A call the relay refused was answered by effectgate, not the tool: nothing to learn.
-          if (req && !refusedInLog.has(key)) judge.observe(req, msg.body);
-          continue;
-        }
-        if (msg.kind !== "request" || !JUDGED_METHODS.has(msg.method)) continue;
-        const d = judge.judge(msg.method, msg.params, problem);
-        pending.set(idKey("c2s", msg.id), { method: msg.method, params: msg.params });
-        report.calls += 1;
-        report.verdicts[d.verdict] += 1;
-        if (outcomeFor("enforce", d.verdict) === "refuse") enforceBlocks += 1;
-        if (outcomeFor("strict", d.verdict) !== "forward") strictBlocks += 1;
-        if (d.verdict === "allow") continue;
-        const rule = d.rule ?? "(no rule)";
-        const row = (report.rules[rule] ??= { confirm: 0, deny: 0 });
-        row[d.verdict] += 1;
-        report.flagged.push({
-          file,
-          line,
-          sid: s.sid,
-          t: r.t,
-          method: msg.method,
-          tool: toolOf(msg.method, msg.params),
-          verdict: d.verdict,
-          rule: d.rule,
-          reason: d.reason,
-          tainted: d.tainted,
-        });
-      }
-    }
+    const rebuild = new SessionRebuild(s.sid, () => makeJudge(env), counts, {
+      // At observe (and with checks off) bytes go on before they are logged (decision 0048).
+      passThrough: h !== undefined && (h.level === "observe" || h.from === "off"),
+    });
+    for (const { file, line, record } of s.records) rebuild.add(file, line, record);
+    rebuild.finish();
   }
-  report.activeMs = unionLength(intervals);
+  const activeMs = unionLength(intervals);
   return {
-    ...report,
-    enforce: blocksPerWeek(enforceBlocks, report.calls, report.activeMs),
-    strict: blocksPerWeek(strictBlocks, report.calls, report.activeMs),
+    sessions,
+    excluded,
+    calls: counts.calls,
+    activeMs,
+    unreadableLines,
+    verdicts: counts.verdicts,
+    strictVerdicts: counts.strictVerdicts,
+    rules: counts.rules,
+    flagged: counts.flagged,
+    unjudged: counts.unjudged,
+    answers: counts.answers,
+    enforce: blocksPerWeek(counts.blocks.enforce, counts.calls, activeMs),
+    strict: blocksPerWeek(counts.blocks.strict, counts.calls, activeMs),
   };
 }

@@ -62,11 +62,15 @@ export function formatBenign(b: BenignReport, policy: string): string[] {
     for (const e of b.excluded) out.push(`    ${esc(e.sid)}  # ${esc(e.reason)}`);
   }
   if (b.unreadableLines > 0) out.push(`  ${b.unreadableLines} unreadable log lines skipped`);
+  out.push(...notJudged(b));
   if (b.calls === 0) {
     out.push("  no judged calls: this measures nothing about false positives");
     return out;
   }
-  out.push(`  verdicts: ${b.verdicts.allow} allow, ${b.verdicts.confirm} confirm, ${b.verdicts.deny} deny`);
+  out.push(`  verdicts: ${verdictText(b.verdicts)}`);
+  // Taint is rebuilt per level: strict refuses more calls, so fewer answers reach its judge.
+  if (verdictText(b.strictVerdicts) !== verdictText(b.verdicts))
+    out.push(`  verdicts at strict (its own taint): ${verdictText(b.strictVerdicts)}`);
   const rules = Object.entries(b.rules).sort(
     (x, y) => y[1].confirm + y[1].deny - (x[1].confirm + x[1].deny) || (x[0] < y[0] ? -1 : 1),
   );
@@ -81,12 +85,41 @@ export function formatBenign(b: BenignReport, policy: string): string[] {
     out.push("  flagged calls:");
     for (const f of b.flagged) {
       out.push(
-        `    ${esc(f.file)}:${f.line} ${esc(f.t)} ${f.verdict} ${esc(f.tool ?? f.method)}${f.tainted ? " (tainted)" : ""}: ${esc(clip(f.reason, 160))}`,
+        `    ${esc(f.file)}:${f.line} ${esc(f.t)} ${f.verdict}${f.strict !== undefined ? ` (strict: ${f.strict})` : ""} ${esc(f.tool ?? f.method)}${f.tainted ? " (tainted)" : ""}: ${esc(clip(f.reason, 160))}`,
       );
     }
   }
   out.push("  blocks per week of active time (enforce refuses deny; strict also stops every confirm):");
   out.push(rateText("enforce", b.enforce));
   out.push(rateText("strict", b.strict));
+  return out;
+}
+
+function verdictText(v: BenignReport["verdicts"]): string {
+  return `${v.allow} allow, ${v.confirm} confirm, ${v.deny} deny`;
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** Calls and answers the measurement could not use, said rather than silently left out. */
+function notJudged(b: BenignReport): string[] {
+  const out: string[] = [];
+  const { unjudged, answers } = b;
+  if (unjudged.tooLarge > 0)
+    out.push(
+      `  ${plural(unjudged.tooLarge, "call", "calls")} could not be judged again: ${unjudged.tooLarge} in frames too large to re-judge (over 16 MiB: the log keeps only their first 64 KiB)`,
+    );
+  if (answers.tooLarge > 0)
+    out.push(
+      `  ${plural(answers.tooLarge, "answer", "answers")} over 16 MiB not shown to the judge (the log keeps only their first 64 KiB)`,
+    );
+  if (answers.noRequest > 0)
+    out.push(
+      `  ${plural(answers.noRequest, "answer", "answers")} with no matching request, not shown to the judge`,
+    );
+  if (answers.early > 0)
+    out.push(
+      `  ${plural(answers.early, "answer", "answers")} logged before ${answers.early === 1 ? "its call" : "their calls"} had fully crossed (observe passes bytes on first): taken as ${answers.early === 1 ? "that call's answer" : "those calls' answers"}`,
+    );
   return out;
 }

@@ -1,0 +1,297 @@
+// One logged session rebuilt as enforce and as strict would have run it (decisions 0032, 0065).
+// Every judged call is judged again by a fresh session judge per level; an answer reaches a
+// level's judge (and may taint it) only when that level would have sent the call to the server.
+// An answer the log shows effectgate writing (a refusal, a pin refusal, a batch refused whole)
+// is effectgate's text, not the tool's, and reaches no judge.
+import { JUDGED_METHODS } from "../gate.js";
+import { outcomeFor, type Outcome } from "../levels.js";
+import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
+import {
+  decisionId,
+  idFromText,
+  loggedText,
+  refusedCalls,
+  REFUSING_OUTCOMES,
+} from "../replay/logged-frames.js";
+import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
+import type { SessionJudgeApi } from "../session-judge.js";
+import type { Decision, JsonRpcId, Verdict } from "../types.js";
+import type { Flagged } from "./benign.js";
+import { readClientFrame, type LoggedCall, type LoggedRequest } from "./client-calls.js";
+
+export type RebuiltLevel = "enforce" | "strict";
+const LEVELS: readonly RebuiltLevel[] = ["enforce", "strict"];
+
+/** What eval adds up over every session (see BenignReport for the meaning of each). */
+export interface Counts {
+  calls: number;
+  verdicts: Record<Verdict, number>;
+  strictVerdicts: Record<Verdict, number>;
+  rules: Record<string, { confirm: number; deny: number }>;
+  flagged: Flagged[];
+  blocks: Record<RebuiltLevel, number>;
+  unjudged: { tooLarge: number };
+  answers: { noRequest: number; tooLarge: number; early: number };
+}
+
+/** A request the log shows the client sending, until its answer. */
+interface Sent {
+  method: string;
+  params: unknown;
+  /** Which client frame it came in (a batch refused whole refuses all of it). */
+  frame: number;
+  /**
+   * The log says effectgate answered it itself: a `refused` event, a `decision` that refused,
+   * a `pin` call event (at observe: the pin gate failed it, so enforce, with that lock, refuses).
+   */
+  stopped: boolean;
+  /** Whether the rebuilt session at each level sends it to the server. */
+  reaches: Record<RebuiltLevel, boolean>;
+}
+
+type Answer = Record<string, unknown>;
+
+export class SessionRebuild {
+  private readonly judges: Record<RebuiltLevel, SessionJudgeApi>;
+  private readonly pending = new Map<string, Sent>();
+  /** At observe: answers that matched no pending call yet (their call may still be crossing). */
+  private readonly early = new Map<string, Answer>();
+  /** Early answers whose call the next client frame turned out to be, delivered after its events. */
+  private claimed: { sent: Sent; body: Answer }[] = [];
+  private frames = 0;
+  private canAsk = false;
+
+  constructor(
+    private readonly sid: string,
+    makeJudge: () => SessionJudgeApi,
+    private readonly counts: Counts,
+    private readonly opts: { passThrough: boolean },
+  ) {
+    this.judges = { enforce: makeJudge(), strict: makeJudge() };
+  }
+
+  add(file: string, line: number, r: RecordLike): void {
+    // A call's own events (decision, pin, refused) follow its frame: they are read first.
+    if (r.type !== "event") this.deliverClaimed();
+    if (r.type === "event") return this.event(r);
+    if (r.type !== "frame") return;
+    if (r.dir === "c2s") this.clientFrame(file, line, r);
+    else this.serverFrame(r);
+  }
+
+  finish(): void {
+    this.deliverClaimed();
+    this.counts.answers.noRequest += this.early.size;
+    this.early.clear();
+  }
+
+  private clientFrame(file: string, line: number, r: FrameLike): void {
+    const logged = loggedText(r);
+    if (!logged) return this.claimEarly([]);
+    const read = readClientFrame(logged.text, logged.whole);
+    const frame = ++this.frames;
+    if (read.kind === "not-kept") {
+      // Not judged again. The tool's answer, if the log shows one, did reach the session.
+      this.counts.unjudged.tooLarge += 1;
+      const requests =
+        read.id !== undefined ? [{ method: "tools/call", id: read.id, params: undefined }] : [];
+      this.track(requests, frame, { enforce: true, strict: true });
+      return this.claimEarly(requests);
+    }
+    for (const req of read.requests) if (req.method === "initialize") this.noteInitialize(req.params);
+    // Any call a level refuses keeps the whole frame (a batch too) from the server at that level.
+    const reaches: Record<RebuiltLevel, boolean> = { enforce: true, strict: true };
+    for (const call of read.calls) {
+      const refused = this.judgeCall(file, line, r.t, call);
+      for (const level of LEVELS) if (refused[level]) reaches[level] = false;
+    }
+    this.track(read.requests, frame, reaches);
+    this.claimEarly(read.requests);
+  }
+
+  /** Judge one call at each level; says which levels refuse it. */
+  private judgeCall(file: string, line: number, t: string, call: LoggedCall): Record<RebuiltLevel, boolean> {
+    const c = this.counts;
+    const d = {
+      enforce: this.judges.enforce.judge(call.method, call.params, call.problem),
+      strict: this.judges.strict.judge(call.method, call.params, call.problem),
+    };
+    const out: Record<RebuiltLevel, Outcome> = {
+      enforce: outcomeFor("enforce", d.enforce.verdict),
+      strict: outcomeFor("strict", d.strict.verdict),
+    };
+    c.calls += 1;
+    c.verdicts[d.enforce.verdict] += 1;
+    c.strictVerdicts[d.strict.verdict] += 1;
+    if (out.enforce === "refuse") c.blocks.enforce += 1;
+    // Every confirm at strict interrupts: a refusal, or a question to the user (decision 0033).
+    if (out.strict !== "forward") c.blocks.strict += 1;
+    if (d.enforce.verdict !== "allow") {
+      const row = (c.rules[d.enforce.rule ?? "(no rule)"] ??= { confirm: 0, deny: 0 });
+      row[d.enforce.verdict] += 1;
+    }
+    if (d.enforce.verdict !== "allow" || d.strict.verdict !== "allow")
+      c.flagged.push(this.flaggedRow(file, line, t, call, d.enforce, d.strict));
+    // A question reaches a person only when the client declared elicitation and the call is not
+    // a 2026-07-28 request, as in the relay; a benign session's user says yes.
+    const asked = this.canAsk && !call.modern;
+    return {
+      enforce: out.enforce === "refuse",
+      strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
+    };
+  }
+
+  private flaggedRow(
+    file: string,
+    line: number,
+    t: string,
+    call: LoggedCall,
+    d: Decision,
+    strict: Decision,
+  ): Flagged {
+    return {
+      file,
+      line,
+      sid: this.sid,
+      t,
+      method: call.method,
+      tool: toolOf(call.method, call.params),
+      verdict: d.verdict,
+      rule: d.rule,
+      reason: d.reason,
+      tainted: d.tainted,
+      ...(strict.verdict !== d.verdict ? { strict: strict.verdict } : {}),
+    };
+  }
+
+  private noteInitialize(params: unknown): void {
+    const caps = isRecord(params) ? params["capabilities"] : undefined;
+    this.canAsk = isRecord(caps) && caps["elicitation"] !== undefined;
+  }
+
+  private track(
+    requests: readonly LoggedRequest[],
+    frame: number,
+    reaches: Record<RebuiltLevel, boolean>,
+  ): void {
+    for (const req of requests)
+      this.pending.set(idKey("c2s", req.id), {
+        method: req.method,
+        params: req.params,
+        frame,
+        stopped: false,
+        reaches: { ...reaches },
+      });
+  }
+
+  /**
+   * At observe the server reads a call's first bytes while the rest is still crossing, and may
+   * answer before the call's frame is logged; the client takes that answer as the call's. An
+   * answer with no pending call is therefore matched with the next client frame when that frame
+   * is a request with its id (enforce, which sends only whole judged calls, would have seen the
+   * answer after the call). Any other is an answer with no matching request.
+   */
+  private claimEarly(requests: readonly LoggedRequest[]): void {
+    for (const req of requests) {
+      const key = idKey("c2s", req.id);
+      const body = this.early.get(key);
+      const sent = this.pending.get(key);
+      if (body === undefined || sent === undefined) continue;
+      this.early.delete(key);
+      this.pending.delete(key);
+      this.claimed.push({ sent, body });
+    }
+    this.counts.answers.noRequest += this.early.size;
+    this.early.clear();
+  }
+
+  private deliverClaimed(): void {
+    for (const { sent, body } of this.claimed) {
+      this.counts.answers.early += 1;
+      this.deliver(sent, body);
+    }
+    this.claimed = [];
+  }
+
+  private serverFrame(r: FrameLike): void {
+    const logged = loggedText(r);
+    if (!logged) return;
+    if (!logged.whole) return this.headOnly(logged.text);
+    const parsed = parseFrame(logged.text);
+    if (!parsed) return;
+    for (const m of parsed.messages) {
+      if (m.kind !== "response") continue;
+      const key = idKey("c2s", m.id);
+      const sent = this.pending.get(key);
+      if (sent) {
+        this.pending.delete(key);
+        this.deliver(sent, m.body);
+      } else if (this.opts.passThrough) {
+        if (this.early.has(key)) this.counts.answers.noRequest += 1;
+        this.early.set(key, m.body);
+      } else {
+        this.counts.answers.noRequest += 1;
+      }
+    }
+  }
+
+  /** An answer over 16 MiB: only its head is logged, so the judge cannot be shown it. */
+  private headOnly(head: string): void {
+    const id = idFromText(head);
+    const sent = id === undefined ? undefined : this.pending.get(idKey("c2s", id));
+    if (id === undefined || !sent) return;
+    this.pending.delete(idKey("c2s", id));
+    if (!sent.stopped && JUDGED_METHODS.has(sent.method)) this.counts.answers.tooLarge += 1;
+  }
+
+  private deliver(sent: Sent, body: Answer): void {
+    if (sent.stopped || !JUDGED_METHODS.has(sent.method)) return;
+    for (const level of LEVELS)
+      if (sent.reaches[level]) this.judges[level].observe({ method: sent.method, params: sent.params }, body);
+  }
+
+  private event(r: EventLike): void {
+    const d = r.data;
+    switch (r.ev) {
+      case "decision": {
+        const id = decisionId(d["id"]);
+        if (typeof d["outcome"] === "string" && REFUSING_OUTCOMES.has(d["outcome"]) && id !== undefined)
+          this.stop(id);
+        return;
+      }
+      case "refused":
+      case "refusal": {
+        const frames = new Set<number>();
+        for (const call of refusedCalls(d)) if (call.id !== undefined) frames.add(this.stop(call.id));
+        // A batch is refused whole: every request in it is answered by effectgate.
+        if (d["batch"] === true)
+          for (const sent of this.pending.values()) if (frames.has(sent.frame)) sent.stopped = true;
+        return;
+      }
+      case "pin": {
+        const id = decisionId(d["id"]);
+        if (d["kind"] === "call" && id !== undefined) this.stop(id);
+        return;
+      }
+    }
+  }
+
+  /** The latest call with this id never reached the server; returns its frame (-1: none logged). */
+  private stop(id: JsonRpcId): number {
+    const key = idKey("c2s", id);
+    const sent = this.pending.get(key);
+    if (sent) {
+      sent.stopped = true;
+      return sent.frame;
+    }
+    // Its frame could not be read, but effectgate's answer will come: it is nobody's tool output.
+    this.pending.set(key, {
+      method: "tools/call",
+      params: undefined,
+      frame: -1,
+      stopped: true,
+      reaches: { enforce: false, strict: false },
+    });
+    return -1;
+  }
+}
