@@ -1,6 +1,7 @@
 // Rendering a transcript for a terminal. Every string that a server, a model or a log line
 // supplied goes through escapeForTerminal; only effectgate's own words are printed as they are.
 import { clip, escapeForTerminal as esc } from "./escape.js";
+import type { SummaryJson } from "./summary.js";
 import type { ReplayItem, ReplaySession } from "./transcript.js";
 
 const DETAIL_MAX = 200;
@@ -38,7 +39,7 @@ function body(item: ReplayItem): string {
   switch (item.kind) {
     case "request":
     case "notification":
-      return join(`${arrow}${star}`, esc(item.method ?? ""), showId(item.id), tool);
+      return join(`${arrow}${star}`, esc(item.method ?? ""), showId(item.id), tool, detail);
     case "response": {
       const what =
         item.outcome === "refusal"
@@ -60,7 +61,9 @@ function body(item: ReplayItem): string {
         detail === "" ? "" : `"${detail}"`,
         item.marker === "UNASKED"
           ? "(from the server, which never received this call: effectgate refused it)"
-          : "",
+          : item.marker === "EARLY"
+            ? "(logged before its call: the server answered while the call was still crossing)"
+            : "",
       );
     }
     case "frame":
@@ -103,11 +106,22 @@ export function formatSession(s: ReplaySession): string[] {
     `    protocol ${m.protocolVersion !== null ? esc(m.protocolVersion) : "unknown"}; client ${m.client !== null ? esc(m.client) : "unknown"}; server ${m.server !== null ? esc(m.server) : "unknown"}`,
   );
   out.push(
-    `    ${m.toolsAdvertised} tools advertised, ${m.calls} calls, ${m.refused} refused, ${m.failed} failed, ${m.unanswered} unanswered${m.invalidLines ? `, ${m.invalidLines} unreadable lines` : ""}`,
+    `    ${m.toolsAdvertised} tools advertised, ${m.calls} calls, ${m.refused} refused, ${m.failed} failed, ${m.unanswered} unanswered${answerCounts(m)}${m.invalidLines ? `, ${m.invalidLines} unreadable lines` : ""}`,
   );
   for (const [tool, n] of Object.entries(m.callsPerTool))
     out.push(`    ${String(n).padStart(5)}  ${esc(tool)}`);
   return out;
+}
+
+/** Answers that were not simply a waiting request's, said only when there are any. */
+function answerCounts(m: SummaryJson): string {
+  const parts = [
+    m.answersWithoutRequest > 0
+      ? `, ${m.answersWithoutRequest} ${m.answersWithoutRequest === 1 ? "answer" : "answers"} with no matching request`
+      : "",
+    m.earlyAnswers > 0 ? `, ${m.earlyAnswers} answered before their call was logged` : "",
+  ];
+  return parts.join("");
 }
 
 /** A file of a session that could not be read (a dangling link, no permission): shown, skipped. */

@@ -11,8 +11,25 @@ export interface SummaryJson {
   refused: number;
   failed: number;
   unanswered: number;
+  /** Server answers that matched no request (UNASKED answers to refused calls not counted). */
+  answersWithoutRequest: number;
+  /** At observe: answers logged before their call's frame, taken as that call's answer. */
+  earlyAnswers: number;
   callsPerTool: Record<string, number>;
   invalidLines: number;
+}
+
+/**
+ * One `tools/call` of the session: from its frame, or, when the frame could not be read (cut,
+ * not JSON), from the refusal that answered it. Ids may be reused, so each call is its own record.
+ */
+export interface CallRecord {
+  /** idKey of its id; undefined while no usable id is known. */
+  key: string | undefined;
+  tool: string;
+  outcome?: string;
+  /** Which refusal records named it: a `decision` that refused, a `refused` event, or both. */
+  refused?: { decision?: true; event?: true };
 }
 
 export class SessionSummary {
@@ -21,19 +38,30 @@ export class SessionSummary {
   server: string | null = null;
   readonly tools = new Set<string>();
   invalidLines = 0;
-  private readonly calls = new Map<string, string>();
-  private readonly answered = new Map<string, string>();
-  private readonly refusedIds = new Set<string>();
+  answersWithoutRequest = 0;
+  earlyAnswers = 0;
+  private readonly calls: CallRecord[] = [];
+  /** The latest call under each id: the one a refusal or an answer of that id is about. */
+  private readonly byKey = new Map<string, CallRecord>();
   private finished: SummaryJson | undefined;
 
-  noteCall(key: string, tool: string): void {
-    this.calls.set(key, tool);
+  noteCall(key: string | undefined, tool: string): CallRecord {
+    const call: CallRecord = { key, tool };
+    this.calls.push(call);
+    if (key !== undefined) this.byKey.set(key, call);
+    return call;
   }
-  noteAnswer(key: string, outcome: string): void {
-    this.answered.set(key, outcome);
+  /** The latest call under this id, if any. */
+  call(key: string): CallRecord | undefined {
+    return this.byKey.get(key);
   }
-  noteRefused(key: string): void {
-    this.refusedIds.add(key);
+  /** A call first known without an id learns it (its refusal named it). */
+  setKey(call: CallRecord, key: string): void {
+    call.key = key;
+    this.byKey.set(key, call);
+  }
+  noteAnswer(call: CallRecord, outcome: string): void {
+    call.outcome ??= outcome;
   }
 
   finish(): void {
@@ -41,12 +69,11 @@ export class SessionSummary {
     let unanswered = 0;
     let refused = 0;
     const perTool = new Map<string, number>();
-    for (const [key, tool] of this.calls) {
-      perTool.set(tool, (perTool.get(tool) ?? 0) + 1);
-      const outcome = this.answered.get(key);
-      if (this.refusedIds.has(key)) refused += 1;
-      else if (outcome === undefined) unanswered += 1;
-      else if (outcome === "error" || outcome === "tool-error") failed += 1;
+    for (const call of this.calls) {
+      perTool.set(call.tool, (perTool.get(call.tool) ?? 0) + 1);
+      if (call.refused) refused += 1;
+      else if (call.outcome === undefined) unanswered += 1;
+      else if (call.outcome === "error" || call.outcome === "tool-error") failed += 1;
     }
     const names = [...perTool.keys()].sort(byCodeUnits);
     this.finished = {
@@ -55,10 +82,12 @@ export class SessionSummary {
       server: this.server,
       toolsAdvertised: this.tools.size,
       tools: [...this.tools].sort(byCodeUnits),
-      calls: this.calls.size,
+      calls: this.calls.length,
       refused,
       failed,
       unanswered,
+      answersWithoutRequest: this.answersWithoutRequest,
+      earlyAnswers: this.earlyAnswers,
       callsPerTool: Object.fromEntries(names.map((n) => [n, perTool.get(n) ?? 0])),
       invalidLines: this.invalidLines,
     };

@@ -2,11 +2,23 @@
 // plus a summary per session. Pure and deterministic: the same entries give the same transcript.
 import type { JsonRpcId } from "../types.js";
 import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike } from "./entries.js";
+import { decisionId, headFacts, loggedText, refusedCalls, REFUSING_OUTCOMES } from "./logged-frames.js";
 import { failureOf, firstText, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
-import { newSummary, noteHandshake, type SessionSummary } from "./summary.js";
+import { newSummary, noteHandshake, type CallRecord, type SessionSummary } from "./summary.js";
 
 export type Marker =
-  "REFUSED" | "ASK" | "NOTED" | "OBSERVED" | "TAINT" | "PIN" | "STDERR" | "GAP" | "INVALID" | "UNASKED";
+  | "REFUSED"
+  | "ASK"
+  | "NOTED"
+  | "OBSERVED"
+  | "TAINT"
+  | "PIN"
+  | "STDERR"
+  | "GAP"
+  | "INVALID"
+  | "UNASKED"
+  | "UNMATCHED"
+  | "EARLY";
 
 /** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
 export interface ReplayItem {
@@ -52,13 +64,31 @@ interface Pending {
   tool: string | undefined;
   at: number;
   params: unknown;
+  /** The summary's record of it, for a client's tools/call. */
+  call?: CallRecord;
 }
 
 class SessionBuilder {
   readonly session: ReplaySession;
   private readonly start: number;
   private readonly pending = new Map<string, Pending>();
-  private readonly refused = new Set<string>();
+  /**
+   * The tools/call records of the last client frame that held requests (or could not be read):
+   * a refusal that names no usable id, or an id its frame did not show, is about one of them.
+   */
+  private clientCalls: CallRecord[] = [];
+  /** Ids of the requests in the client frame being read. */
+  private frameRequests: string[] = [];
+  /** Ids a `decision` refused since the last client frame: the `refused` event repeats them. */
+  private readonly decided = new Set<string>();
+  /**
+   * At observe: server answers that matched no request yet. The server may read a call's first
+   * bytes and answer while the rest is still crossing, so the answer is logged before the call;
+   * the next client frame settles them (decision 0065).
+   */
+  private readonly early = new Map<string, ReplayItem>();
+  /** Bytes go on before they are logged (observe, checks off): answers can precede their call. */
+  private passThrough = false;
   /**
    * Calls effectgate refused whose answer it is about to write: the relay logs `decision` and
    * `refused` before it writes the answer, and writes it at once, so the answer is the next
@@ -101,6 +131,7 @@ class SessionBuilder {
           from: r.from,
           policy: r.policy ? r.policy.source : null,
         };
+        this.passThrough = r.level === "observe" || r.from === "off";
         return;
       case "stderr":
         items.push({ line, offsetMs: at, kind: "stderr", marker: "STDERR", detail: r.text });
@@ -123,7 +154,9 @@ class SessionBuilder {
   }
 
   private frame(line: number, at: number | null, r: FrameLike): void {
+    this.frameRequests = [];
     this.frameMessages(line, at, r);
+    if (r.dir === "c2s") this.settleEarly();
     // Effectgate's own answer to a refused call is the first s2c frame after the refusal, or
     // none (its record lost): any later frame with that id is the server's.
     if (r.dir === "s2c") this.ownAnswers.clear();
@@ -131,17 +164,116 @@ class SessionBuilder {
 
   private frameMessages(line: number, at: number | null, r: FrameLike): void {
     const items = this.session.items;
-    if (r.text === undefined) {
-      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not UTF-8, ${r.size} bytes)` });
-      return;
+    const logged = loggedText(r);
+    if (logged === undefined) return;
+    if (!logged.utf8) {
+      // The relay read these bytes with U+FFFD for each bad sequence, and judged that: so do we.
+      const note = `(not UTF-8, ${r.size} bytes: read with U+FFFD for each bad byte, as the relay read it)`;
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: note });
     }
-    const parsed = r.nonJson ? undefined : parseFrame(r.text);
+    if (!logged.whole) return this.cutFrame(line, at, r, logged.text);
+    const parsed = r.nonJson ? undefined : parseFrame(logged.text);
     if (!parsed) {
-      const what = r.truncated ? `(truncated frame, ${r.size} bytes)` : "(not JSON)";
-      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${r.text}` });
+      if (r.dir === "c2s") this.clientCalls = [];
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not JSON) ${logged.text}` });
       return;
     }
+    if (r.dir === "c2s" && parsed.messages.some((m) => m.kind !== "response")) this.clientCalls = [];
     for (const m of parsed.messages) this.message(line, at ?? NaN, r.dir, m, parsed.batch);
+  }
+
+  /**
+   * A frame over 16 MiB, of which the log keeps the first 64 KiB. When that head names a method
+   * and an id, a request is shown (and a tools/call counted) from it; an answer is matched with
+   * its call. Anything else is shown as the head it is.
+   */
+  private cutFrame(line: number, at: number | null, r: FrameLike, head: string): void {
+    const what = `(truncated frame, ${r.size} bytes)`;
+    const facts = headFacts(head);
+    const items = this.session.items;
+    if (r.dir === "c2s") this.clientCalls = [];
+    if (facts.id === undefined) {
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${head}` });
+      return;
+    }
+    const base = {
+      line,
+      offsetMs: at,
+      dir: r.dir,
+      id: facts.id,
+      detail: `${what}: read from its first 64 KiB`,
+    };
+    if (facts.method !== undefined) {
+      this.request(r.dir, facts.id, facts.method, facts.tool, undefined, at ?? NaN);
+      items.push({
+        ...base,
+        kind: "request",
+        method: facts.method,
+        ...(facts.tool ? { tool: facts.tool } : {}),
+      });
+      return;
+    }
+    const key = idKey(r.dir === "c2s" ? "s2c" : "c2s", facts.id);
+    const req = this.pending.get(key);
+    if (!req) {
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${head}` });
+      return;
+    }
+    this.pending.delete(key);
+    const own = r.dir === "s2c" && this.ownAnswers.delete(key);
+    if (req.call) this.session.summary.noteAnswer(req.call, own ? "refusal" : "result");
+    items.push({
+      ...base,
+      kind: "response",
+      outcome: own ? "refusal" : "result",
+      answers: req.method,
+      ...(req.tool !== undefined ? { tool: req.tool } : {}),
+    });
+  }
+
+  /** Note a request: pending until answered; a client's tools/call is a call of the session. */
+  private request(
+    dir: "c2s" | "s2c",
+    id: JsonRpcId,
+    method: string,
+    tool: string | undefined,
+    params: unknown,
+    at: number,
+  ): void {
+    const key = idKey(dir, id);
+    const call =
+      method === "tools/call" && dir === "c2s"
+        ? this.session.summary.noteCall(key, tool ?? "(no name)")
+        : undefined;
+    if (call) this.clientCalls.push(call);
+    this.frameRequests.push(key);
+    this.pending.set(key, { method, tool, at, params, ...(call ? { call } : {}) });
+    // A new call under a refused call's id may well be sent and answered.
+    this.neverSent.delete(key);
+    this.answeredBy.delete(key);
+  }
+
+  /**
+   * A client frame was read: answers logged before it that matched no request are this frame's
+   * calls' answers when they carry their ids (observe only); any other has no matching request.
+   */
+  private settleEarly(): void {
+    this.decided.clear();
+    const s = this.session.summary;
+    for (const key of this.frameRequests) {
+      const item = this.early.get(key);
+      const req = this.pending.get(key);
+      if (item === undefined || req === undefined) continue;
+      this.early.delete(key);
+      this.pending.delete(key);
+      item.marker = "EARLY";
+      item.answers = req.method;
+      if (req.tool !== undefined) item.tool = req.tool;
+      if (req.call) s.noteAnswer(req.call, item.outcome ?? "result");
+      s.earlyAnswers += 1;
+    }
+    s.answersWithoutRequest += this.early.size;
+    this.early.clear();
   }
 
   private message(line: number, at: number, dir: "c2s" | "s2c", m: Message, batch: boolean): void {
@@ -164,11 +296,7 @@ class SessionBuilder {
     }
     if (m.kind === "request") {
       const tool = toolOf(m.method, m.params);
-      this.pending.set(idKey(dir, m.id), { method: m.method, tool, at, params: m.params });
-      // A new call under a refused call's id may well be sent and answered.
-      this.neverSent.delete(idKey(dir, m.id));
-      this.answeredBy.delete(idKey(dir, m.id));
-      if (m.method === "tools/call" && dir === "c2s") s.noteCall(idKey(dir, m.id), tool ?? "(no name)");
+      this.request(dir, m.id, m.method, tool, m.params, at);
       if (m.method === "initialize" && dir === "c2s" && isRecord(m.params))
         noteHandshake(s, { clientInfo: m.params["clientInfo"] });
       this.session.items.push({
@@ -192,8 +320,7 @@ class SessionBuilder {
       if (req.tool !== undefined) item.tool = req.tool;
       const latency = at - req.at;
       if (Number.isFinite(latency)) item.latencyMs = latency;
-      // Every answer is noted; the summary counts only those to the client's tools/call requests.
-      s.noteAnswer(key, outcome);
+      if (req.call) s.noteAnswer(req.call, outcome);
       const result = m.body["result"];
       if (req.method === "initialize" && isRecord(result))
         noteHandshake(s, { protocolVersion: result["protocolVersion"], serverInfo: result["serverInfo"] });
@@ -207,7 +334,24 @@ class SessionBuilder {
       item.detail = failure.code === undefined ? failure.message : `${failure.code} ${failure.message}`;
     if (dir === "s2c" && !own && !req && this.neverSent.has(key))
       unasked(item, m.body, this.neverSent.get(key) ?? undefined);
+    else if (dir === "s2c" && !req && !own) this.unmatched(item, m.body, key);
     this.session.items.push(item);
+  }
+
+  /** A server answer no request was waiting for: shown with what it said, and counted. */
+  private unmatched(item: ReplayItem, body: Record<string, unknown>, key: string): void {
+    item.marker = "UNMATCHED";
+    const result = body["result"];
+    if (item.detail === undefined && isRecord(result)) {
+      const text = firstText(result);
+      if (text !== undefined) item.detail = text;
+    }
+    if (!this.passThrough) {
+      this.session.summary.answersWithoutRequest += 1;
+      return;
+    }
+    if (this.early.has(key)) this.session.summary.answersWithoutRequest += 1;
+    this.early.set(key, item);
   }
 
   /**
@@ -218,13 +362,64 @@ class SessionBuilder {
   private refusing(id: JsonRpcId): void {
     const key = idKey("c2s", id);
     this.ownAnswers.add(key);
+    this.takeBack(key);
+    this.neverSent.set(key, this.pending.get(key) ?? null);
+  }
+
+  /** A server answer to a call that turns out refused was not its answer: the call waits again. */
+  private takeBack(key: string): void {
     const early = this.answeredBy.get(key);
     this.answeredBy.delete(key);
     if (early && !this.pending.has(key)) {
       this.pending.set(key, early.req);
       unasked(early.item, early.body, early.req);
+      if (early.req.call) delete early.req.call.outcome;
     }
-    this.neverSent.set(key, this.pending.get(key) ?? null);
+  }
+
+  /**
+   * A refusal record names a call effectgate answered itself. Returns whether it is the first
+   * record to say so (the `refused` event repeats what a `decision` said). The call is the
+   * latest one with that id still waiting; else, when the id is unusable (`""`, null) or its
+   * frame could not be read, one of the last client frame's calls that this kind of record has
+   * not named yet; else a call known only from the refusal, counted all the same.
+   */
+  private refusedCall(
+    id: JsonRpcId | undefined,
+    by: "decision" | "event",
+    method: string | undefined,
+    tool: string | undefined,
+  ): boolean {
+    const key = id === undefined ? undefined : idKey("c2s", id);
+    if (key !== undefined) this.takeBack(key);
+    const open = (c: CallRecord | undefined): c is CallRecord =>
+      c !== undefined && c.outcome === undefined && c.refused?.[by] === undefined;
+    const byId = key === undefined ? undefined : this.session.summary.call(key);
+    let call = open(byId)
+      ? byId
+      : this.clientCalls.find((c) => open(c) && (key === undefined || c.key === undefined));
+    const calledTools = (method ?? "tools/call") === "tools/call";
+    if (!call && calledTools) {
+      call = this.session.summary.noteCall(key, tool ?? "(frame not readable)");
+      this.clientCalls.push(call);
+    }
+    if (call && key !== undefined && call.key === undefined) this.session.summary.setKey(call, key);
+    if (key !== undefined && id !== undefined) {
+      if (!this.pending.has(key) && call)
+        this.pending.set(key, {
+          method: method ?? "tools/call",
+          tool: call.tool,
+          at: NaN,
+          params: undefined,
+          call,
+        });
+      this.refusing(id);
+    }
+    // Methods other than tools/call have no call record: the id says whether it was said already.
+    const first = call ? call.refused === undefined : key === undefined || !this.decided.has(key);
+    if (call) call.refused = { ...call.refused, [by]: true };
+    if (key !== undefined && by === "decision") this.decided.add(key);
+    return first;
   }
 
   private event(line: number, at: number | null, r: EventLike): void {
@@ -255,10 +450,9 @@ class SessionBuilder {
               : outcome === "forward-noted"
                 ? "NOTED"
                 : "OBSERVED";
-        if (outcome === "refuse" && id !== undefined) {
-          this.refusing(id);
-          this.refused.add(idKey("c2s", id));
-          this.session.summary.noteRefused(idKey("c2s", id));
+        if (outcome !== undefined && REFUSING_OUTCOMES.has(outcome)) {
+          const tool = str("tool") !== str("method") ? str("tool") : undefined;
+          this.refusedCall(decisionId(d["id"]), "decision", str("method"), tool);
         }
         const rule = str("rule");
         const extra = [
@@ -280,13 +474,8 @@ class SessionBuilder {
       case "refusal":
       case "refused":
         for (const call of refusedCalls(d)) {
-          if (call.id !== undefined) {
-            this.refusing(call.id);
-            // A decision event may have said it already (the policy gate logs one); one line is enough.
-            if (this.refused.has(idKey("c2s", call.id))) continue;
-            this.refused.add(idKey("c2s", call.id));
-            this.session.summary.noteRefused(idKey("c2s", call.id));
-          }
+          // A decision event may have said it already (the policy gate logs one); one line is enough.
+          if (!this.refusedCall(call.id, "event", call.method, undefined)) continue;
           items.push({
             line,
             offsetMs: at,
@@ -368,30 +557,6 @@ function unasked(item: ReplayItem, body: Record<string, unknown>, req: Pending |
     const text = firstText(result);
     if (text !== undefined) item.detail = text;
   }
-}
-
-type RefusedCall = { method: string | undefined; id: JsonRpcId | undefined; text: string };
-
-/**
- * The calls one refusal answered. The relay writes `refused {batch, calls: [{method, id,
- * problem, text}]}` (docs/log-format.md); an id of null means the call had no usable id. Older
- * logs wrote `refusal` with `id`, or `ids` for a batch, and `reason` or `text`.
- */
-function refusedCalls(d: Record<string, unknown>): RefusedCall[] {
-  const idOf = (v: unknown): JsonRpcId | undefined =>
-    typeof v === "string" || typeof v === "number" ? v : undefined;
-  const textOf = (r: Record<string, unknown>): string =>
-    typeof r["reason"] === "string" ? r["reason"] : typeof r["text"] === "string" ? r["text"] : "";
-  if (Array.isArray(d["calls"]))
-    return d["calls"].filter(isRecord).map((c) => ({
-      method: typeof c["method"] === "string" ? c["method"] : undefined,
-      id: idOf(c["id"]),
-      text: textOf(c),
-    }));
-  return [d["id"], ...(Array.isArray(d["ids"]) ? d["ids"] : [])]
-    .map(idOf)
-    .filter((id) => id !== undefined)
-    .map((id) => ({ method: undefined, id, text: textOf(d) }));
 }
 
 function describeFacts(d: Record<string, unknown>): string {
