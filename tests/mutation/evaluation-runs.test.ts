@@ -908,6 +908,7 @@ describe("benign sessions, more", () => {
               0,
               rpc({ method: "tools/call", params: { name: "write_file", arguments: { path: "~/.ssh/k" } } }),
             ),
+            c2s(0, rpc({ method: "notifications/progress", params: { progressToken: 1 } })),
           ]),
         },
       ],
@@ -920,7 +921,10 @@ describe("benign sessions, more", () => {
       { sid: "(unknown)", reason: "torn" },
     ]);
     expect(seen.at(-1)).toEqual({ platform: "darwin", cwd: "/Users/ana/p", name: null });
-    expect(r.calls).toBe(0);
+    // A notification is not judged; a tools/call without an id is, as the relay judges it: an
+    // ill-formed call it refuses as unjudgeable (decision 0065).
+    expect(r.calls).toBe(1);
+    expect(r.flagged.map((f) => `${f.verdict} ${f.rule}`)).toEqual(["deny unjudgeable"]);
   });
 
   it("learns taint from the answer to a fetch, not from a server request reusing its id", () => {

@@ -36,6 +36,8 @@ describe("the recorded fixture session", () => {
       refused: 1,
       failed: 1,
       unanswered: 1,
+      answersWithoutRequest: 0,
+      earlyAnswers: 0,
       callsPerTool: { edit_file: 1, "evil\u001b[2J\u202etool": 1, read_text_file: 2, write_file: 1 },
       invalidLines: 1,
     });

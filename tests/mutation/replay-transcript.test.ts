@@ -142,12 +142,14 @@ describe("frames", () => {
     ]);
     expect(bodies(s)).toEqual([
       "->   tools/call  id=1  tool=t",
-      '<-   result  <- (no matching request)  id="1"',
+      // A server answer no request waits for is marked and counted (decision 0065).
+      '!! UNMATCHED  <-   result  <- (no matching request)  id="1"',
       "<-   result  <- tools/call  id=1  tool=t  1.50s",
-      "<-   result  <- (no matching request)  id=1",
+      "!! UNMATCHED  <-   result  <- (no matching request)  id=1",
       "<-   roots/list  id=7",
       "->   result  <- roots/list  id=7  10ms",
     ]);
+    expect(s?.summary.toJSON()).toMatchObject({ answersWithoutRequest: 2, unanswered: 0 });
     expect(s?.items[2]).toMatchObject({ latencyMs: 1500, answers: "tools/call", tool: "t" });
     expect(s?.items[3]).not.toHaveProperty("answers");
     expect(s?.items[3]).not.toHaveProperty("latencyMs");
@@ -350,7 +352,9 @@ describe("events", () => {
     expect(s?.items[5]?.outcome).toBe("refusal");
     // The number 3 was not refused: only the string "3" was.
     expect(s?.items[7]?.outcome).toBe("result");
-    expect(s?.summary.toJSON()).toMatchObject({ calls: 2, refused: 1, unanswered: 0 });
+    // Refusals of ids no frame showed are calls known only from their refusal (1, 2, "3", 4),
+    // each counted once; the two frames are calls of their own (decision 0065).
+    expect(s?.summary.toJSON()).toMatchObject({ calls: 6, refused: 4, unanswered: 0 });
   });
 
   it("words ask, taint, pin, log-gap and unknown events", () => {
@@ -508,7 +512,10 @@ describe("what only the structured records show, and what is never taken as a fa
       event(3, "refused", { id: { x: 1 } }),
       event(4, "refused", { id: 9 }),
     ]);
-    expect(bodies(s)).toEqual(["!! REFUSED  decision  ?: ", "!! TAINT  by ? (?): ", "!! REFUSED  id=9"]);
+    // The refused event right after a decision that named no usable id is that call's: one line,
+    // one refused call, now known by its id (decision 0065).
+    expect(bodies(s)).toEqual(["!! REFUSED  decision  ?: ", "!! TAINT  by ? (?): "]);
+    expect(s?.summary.toJSON()).toMatchObject({ calls: 1, refused: 1 });
   });
 
   it("takes the client only from its initialize, and the server only from the answer to it", () => {

@@ -165,7 +165,10 @@ class SessionBuilder {
   private frameMessages(line: number, at: number | null, r: FrameLike): void {
     const items = this.session.items;
     const logged = loggedText(r);
-    if (logged === undefined) return;
+    if (logged === undefined) {
+      items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not UTF-8, ${r.size} bytes)` });
+      return;
+    }
     if (!logged.utf8) {
       // The relay read these bytes with U+FFFD for each bad sequence, and judged that: so do we.
       const note = `(not UTF-8, ${r.size} bytes: read with U+FFFD for each bad byte, as the relay read it)`;
@@ -395,6 +398,8 @@ class SessionBuilder {
     const open = (c: CallRecord | undefined): c is CallRecord =>
       c !== undefined && c.outcome === undefined && c.refused?.[by] === undefined;
     const byId = key === undefined ? undefined : this.session.summary.call(key);
+    // Named again by a record of the same kind (an id listed twice): one refusal, said once.
+    if (byId !== undefined && byId.outcome === undefined && byId.refused?.[by] !== undefined) return false;
     let call = open(byId)
       ? byId
       : this.clientCalls.find((c) => open(c) && (key === undefined || c.key === undefined));
