@@ -5,7 +5,7 @@ import { escapeForTerminal } from "../core/pins/escape.js";
 import { formatLockPath, identityFor } from "../core/pins/lock.js";
 import { formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
 import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../relay/lock-file.js";
-import { probeServer, ProbeError } from "../relay/probe.js";
+import { probeServer, ProbeError, ProbeInterrupted } from "../relay/probe.js";
 import { currentProfile } from "../platform/profile.js";
 import { envDenier } from "../relay/build-gates.js";
 import { readPolicy } from "../relay/policy-file.js";
@@ -140,7 +140,7 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(
         `the server's last stderr output:\n${escapeForTerminal(stderrTail).replace(/\\n/g, "\n")}\n`,
       );
-    return 1;
+    return err instanceof ProbeInterrupted ? err.exitCode : 1;
   }
   const live: LiveServer = {
     argv: o.argv,

@@ -1,5 +1,5 @@
-import type { ChildProcess } from "node:child_process";
-import { spawnServer } from "./spawn-server.js";
+import { constants as osConstants } from "node:os";
+import { signalServer, spawnServer, stopLeftovers, type ServerProcess } from "./spawn-server.js";
 import { parseStrictJson } from "../core/strict-json.js";
 
 /**
@@ -18,12 +18,18 @@ export const MODERN_VERSION = "2026-07-28";
 const NO_CAPABILITIES = "effectgate approve supports no client capabilities";
 const MAX_PAGES = 10_000;
 
+/** How long a server has to leave after its stdin closes, and after SIGTERM, before the next step. */
+const GRACE_AFTER_EOF_MS = 2000;
+const GRACE_AFTER_TERM_MS = 1000;
+
 /**
  * The one place the probe starts a process: the relay's own launcher, so `approve` resolves the
- * command (PATH, Windows .cmd shims) exactly as the relay that will run it later.
+ * command (PATH, Windows .cmd shims) exactly as the relay that will run it later. In a process
+ * group of its own, like the relay's server: `npx -y pkg` is npx, a shell and node, and stopping
+ * npx alone would leave the server itself running after `approve` has exited.
  */
-export async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return spawnServer(argv, env, process.cwd());
+export async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  return spawnServer(argv, env, process.cwd(), true);
 }
 
 /** The probe did not get what it needed from the server: `approve` exits 1 with this text. */
@@ -31,6 +37,20 @@ export class ProbeError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ProbeError";
+  }
+}
+
+/**
+ * `approve` itself got SIGINT or SIGTERM while probing. The server runs in its own process group,
+ * so a terminal's Ctrl-C does not reach it: the probe passes the signal on, stops the server, and
+ * `approve` exits 128 + the signal's number, as the shell would report.
+ */
+export class ProbeInterrupted extends ProbeError {
+  readonly exitCode: number;
+  constructor(readonly signal: "SIGINT" | "SIGTERM") {
+    super(`interrupted by ${signal}; the server was stopped and nothing was written`);
+    this.name = "ProbeInterrupted";
+    this.exitCode = 128 + osConstants.signals[signal];
   }
 }
 
@@ -66,16 +86,17 @@ class Connection {
     { method: string; resolve: (m: Msg) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
   >();
   private exited: string | undefined;
+  private interrupted: ProbeInterrupted | undefined;
   readonly done: Promise<void>;
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly child: ServerProcess,
     private readonly timeoutMs: number,
     onStderr?: (t: string) => void,
   ) {
-    child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => onStderr?.(chunk.toString("utf8")));
-    child.stdin!.on("error", () => undefined); // EPIPE after the server died: reported via exit
+    child.stdout.on("data", (chunk: Buffer) => this.onData(chunk));
+    child.stderr.on("data", (chunk: Buffer) => onStderr?.(chunk.toString("utf8")));
+    child.stdin.on("error", () => undefined); // EPIPE after the server died: reported via exit
     this.done = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.exited = signal ? `signal ${signal}` : `code ${code}`;
@@ -132,11 +153,12 @@ class Connection {
   }
 
   send(msg: Msg): void {
-    if (this.exited === undefined) this.child.stdin!.write(`${JSON.stringify(msg)}\n`);
+    if (this.exited === undefined) this.child.stdin.write(`${JSON.stringify(msg)}\n`);
   }
 
   /** The whole response message (result or error). */
   request(method: string, params: Msg): Promise<Msg> {
+    if (this.interrupted) return Promise.reject(this.interrupted);
     if (this.exited !== undefined)
       return Promise.reject(new ProbeError(`the server exited (${this.exited}) before answering ${method}`));
     const id = this.nextId++;
@@ -151,22 +173,44 @@ class Connection {
     });
   }
 
-  /** Close stdin (the portable goodbye), then escalate; resolves once the process is gone. */
+  /** `approve` got `sig`: the server's group gets it too, and every wait ends with the interruption. */
+  interrupt(sig: "SIGINT" | "SIGTERM"): void {
+    this.interrupted ??= new ProbeInterrupted(sig);
+    signalServer(this.child, sig);
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(this.interrupted);
+      this.pending.delete(id);
+    }
+  }
+
+  /**
+   * Close stdin (the portable goodbye), then escalate; resolves once the server and everything
+   * it started in its group are gone.
+   */
   async close(): Promise<void> {
     for (const [, p] of this.pending) clearTimeout(p.timer);
     this.pending.clear();
-    if (this.exited !== undefined) return;
-    this.child.stdin!.end();
-    const gone = (ms: number) =>
-      Promise.race([
-        this.done.then(() => true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
-      ]);
-    if (await gone(2000)) return;
-    this.child.kill("SIGTERM");
-    if (await gone(1000)) return;
-    this.child.kill("SIGKILL");
-    await this.done;
+    if (this.exited === undefined) {
+      this.child.stdin.end();
+      const gone = (ms: number) =>
+        Promise.race([
+          this.done.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+        ]);
+      if (!(await gone(GRACE_AFTER_EOF_MS))) {
+        signalServer(this.child, "SIGTERM");
+        if (!(await gone(GRACE_AFTER_TERM_MS))) {
+          signalServer(this.child, "SIGKILL");
+          await this.done;
+        }
+      }
+    }
+    await stopLeftovers(this.child, GRACE_AFTER_TERM_MS);
+    // A process outside the group (one that called setsid) may still hold the pipes open; they
+    // must not keep `approve` alive after it has what it needs.
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
   }
 }
 
@@ -178,10 +222,15 @@ const errorText = (m: Msg): string => {
 export async function probeServer(argv: readonly string[], opts: ProbeOptions): Promise<ProbeResult> {
   const child = await startServer(argv, opts.env ?? process.env);
   const conn = new Connection(child, opts.timeoutMs, opts.onStderr);
+  const onSignal = (sig: NodeJS.Signals): void => conn.interrupt(sig === "SIGINT" ? "SIGINT" : "SIGTERM");
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     return await talk(conn, opts.clientVersion ?? "0");
   } finally {
     await conn.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }
 

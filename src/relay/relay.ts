@@ -23,7 +23,7 @@ import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../core/line-splitter
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
-import { serverEnv, signalServer, spawnServer, type ServerProcess } from "./spawn-server.js";
+import { serverEnv, signalServer, spawnServer, stopLeftovers, type ServerProcess } from "./spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
 export type { RelayLog, RelayStats } from "./types.js";
@@ -241,19 +241,11 @@ class Session {
     signalServer(this.child, sig);
   }
 
-  /**
-   * The server has exited; processes it started may still run in its group (POSIX). They get
-   * SIGTERM now and SIGKILL if any is left after GRACE_AFTER_TERM_MS, so none outlives the session.
-   */
-  private async stopLeftovers(): Promise<void> {
-    if (!signalServer(this.child, "SIGTERM")) return;
-    this.o.log.event("kill", { signal: "SIGTERM", group: "left running after the server exited" });
-    const gone = (): boolean => !signalServer(this.child, 0); // 0: only asks whether any is left
-    for (let waited = 0; waited < GRACE_AFTER_TERM_MS && !gone(); waited += 50)
-      await new Promise((r) => setTimeout(r, 50));
-    if (gone()) return;
-    this.o.log.event("kill", { signal: "SIGKILL", group: "left running after the server exited" });
-    signalServer(this.child, "SIGKILL");
+  /** Processes the server started and left running in its group are stopped too, and logged. */
+  private stopLeftovers(): Promise<void> {
+    return stopLeftovers(this.child, GRACE_AFTER_TERM_MS, (signal) =>
+      this.o.log.event("kill", { signal, group: "left running after the server exited" }),
+    );
   }
 
   /** After `wait` ms send `sig`; a SIGTERM is followed by SIGKILL after GRACE_AFTER_TERM_MS. */

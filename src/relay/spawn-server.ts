@@ -120,3 +120,22 @@ export function signalServer(child: ServerProcess, sig: NodeJS.Signals | 0): boo
   }
   return child.kill(sig);
 }
+
+/**
+ * The server has exited; what it started may still run in its group (POSIX). SIGTERM to the
+ * group now, SIGKILL if any member is left after `graceMs`, so nothing outlives the caller.
+ * `onKill` hears each signal actually sent (the relay logs them).
+ */
+export async function stopLeftovers(
+  child: ServerProcess,
+  graceMs: number,
+  onKill: (sig: "SIGTERM" | "SIGKILL") => void = () => undefined,
+): Promise<void> {
+  if (!signalServer(child, "SIGTERM")) return;
+  onKill("SIGTERM");
+  const gone = (): boolean => !signalServer(child, 0); // 0: only asks whether any is left
+  for (let waited = 0; waited < graceMs && !gone(); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (gone()) return;
+  onKill("SIGKILL");
+  signalServer(child, "SIGKILL");
+}
