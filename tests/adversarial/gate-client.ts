@@ -132,8 +132,13 @@ export class GateClient {
     }
   }
 
-  async initialize(): Promise<void> {
-    this.write(HANDSHAKE[0] + "\n");
+  /** The handshake; `capabilities` (e.g. `{ elicitation: {} }`, so strict can ask) replace none. */
+  async initialize(capabilities?: Msg): Promise<void> {
+    if (capabilities === undefined) this.write(HANDSHAKE[0] + "\n");
+    else {
+      const init = JSON.parse(HANDSHAKE[0] as string) as { params: Msg };
+      this.send({ ...init, params: { ...init.params, capabilities } });
+    }
     await this.answer("init");
     this.write(HANDSHAKE[1] + "\n");
   }

@@ -5,20 +5,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { isRunning, pidFrom } from "../relay/cli-session.js";
+import { describe, expect, it } from "vitest";
+import { killedAfterEach, pidFrom, stopped } from "../relay/cli-session.js";
 import { fixture } from "../relay/helpers.js";
 import { CLI, sandbox } from "./harness.js";
 
-const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0))
-    try {
-      process.kill(pid, "SIGKILL"); // never leave a test's process behind, even when it fails
-    } catch {
-      // already gone
-    }
-});
+const started = killedAfterEach();
 
 /** A server that answers the probe, or (`silent`) never answers anything. */
 function writeServer(home: string, silent: boolean): string {
@@ -56,12 +48,6 @@ function approve(silent: boolean) {
     child.on("close", (code) => resolve({ code, stderr })),
   );
   return { child, done, lock, grandchild: pidFrom(pidFile) };
-}
-
-async function stopped(pid: number): Promise<boolean> {
-  // A signalled process takes a moment to be gone from the table after it dies.
-  for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 25));
-  return !isRunning(pid);
 }
 
 describe.skipIf(process.platform === "win32")("approve stops the server's whole process group", () => {

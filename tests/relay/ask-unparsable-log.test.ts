@@ -39,18 +39,7 @@ describe("a non-JSON answer to an ask in the log", () => {
     );
     let sent = "";
     try {
-      c.send({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: { elicitation: {} },
-          clientInfo: { name: "c", version: "1" },
-        },
-      });
-      await c.answer("init");
-      c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await c.initialize({ elicitation: {} });
       c.call(1, "run_command", { command: "rm -rf build" });
       await until(() => c.messages.some((m) => (m as Msg).method === "elicitation/create"));
       const ask = c.messages.find((m) => (m as Msg).method === "elicitation/create") as Msg;

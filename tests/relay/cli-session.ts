@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { LineSplitter } from "../../src/core/line-splitter.js";
 import { isAlive } from "./helpers.js";
 
@@ -80,4 +81,24 @@ export function isRunning(pid: number): boolean {
   } catch {
     return true; // no /proc (macOS): trust kill(pid, 0)
   }
+}
+
+/** Whether `pid` is gone within a second: a signalled process takes a moment to leave the table. */
+export async function stopped(pid: number): Promise<boolean> {
+  for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  return !isRunning(pid);
+}
+
+/** A list of pids that get SIGKILL after each test, so a failing test leaves no process behind. */
+export function killedAfterEach(): number[] {
+  const pids: number[] = [];
+  afterEach(() => {
+    for (const pid of pids.splice(0))
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+  });
+  return pids;
 }

@@ -258,18 +258,7 @@ describe("at strict, the server cannot answer a call that is held", () => {
       },
     );
     try {
-      c.send({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: { elicitation: {} },
-          clientInfo: { name: "c", version: "1" },
-        },
-      });
-      await c.answer("init");
-      c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await c.initialize({ elicitation: {} });
       c.send({ jsonrpc: "2.0", id: 4, method: "tools/list" });
       // A confirm at the default policy: commands are asked about at strict.
       c.call(5, "run_command", { command: "rm -rf build" });

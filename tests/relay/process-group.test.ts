@@ -2,19 +2,11 @@
 // has exited, whether the client closed stdin or effectgate was signalled (POSIX only; Windows
 // signals only the server process itself, decision 0003).
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { isRunning, pidFrom, startCli } from "./cli-session.js";
+import { describe, expect, it } from "vitest";
+import { killedAfterEach, pidFrom, startCli, stopped } from "./cli-session.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
-const started: number[] = [];
-afterEach(() => {
-  for (const pid of started.splice(0))
-    try {
-      process.kill(pid, "SIGKILL"); // never leave a test's process behind, even when it fails
-    } catch {
-      // already gone
-    }
-});
+const started = killedAfterEach();
 
 async function throughShell(): Promise<{ run: ReturnType<typeof startCli>; grandchild: number }> {
   const pidFile = join(tempDir(), "grandchild.pid");
@@ -24,12 +16,6 @@ async function throughShell(): Promise<{ run: ReturnType<typeof startCli>; grand
   const grandchild = await pidFrom(pidFile);
   started.push(grandchild);
   return { run, grandchild };
-}
-
-async function stopped(pid: number): Promise<boolean> {
-  // A signalled process takes a moment to be gone from the table after it dies.
-  for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 25));
-  return !isRunning(pid);
 }
 
 describe.skipIf(process.platform === "win32")("the server's whole process group is stopped", () => {
