@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "dist", "main.js");
@@ -103,4 +105,24 @@ export class RawClient {
       this.child.stdin!.end();
     });
   }
+}
+
+/**
+ * The official SDK client, connected through the built CLI with `args` (effectgate's options,
+ * `--`, the server). Its stderr is dropped; close the client to end the session.
+ */
+export async function sdkClient(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; name?: string },
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...args],
+    ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
+    env: opts.env as Record<string, string>,
+    stderr: "ignore",
+  });
+  const client = new Client({ name: opts.name ?? "effectgate-e2e", version: "1" });
+  await client.connect(transport);
+  return client;
 }

@@ -1,9 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { CLI, FILESYSTEM_SERVER as FILESYSTEM, sandbox } from "./harness.js";
+import { FILESYSTEM_SERVER as FILESYSTEM, sandbox, sdkClient } from "./harness.js";
 
 // The real filesystem server trims nothing, expands no `$VAR` and decodes no file: URI, and
 // finds a missing name by its NFC form; effectgate judges every such reading (decision 0061).
@@ -17,15 +15,11 @@ async function session(
   cwd: string,
   calls: Call[],
 ): Promise<Array<{ isError: boolean; text: string }>> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "--level", "enforce", "--", process.execPath, FILESYSTEM, allowed],
+  const client = await sdkClient(["--level", "enforce", "--", process.execPath, FILESYSTEM, allowed], {
+    env,
     cwd,
-    env: env as Record<string, string>,
-    stderr: "ignore",
+    name: "path-readings-test",
   });
-  const client = new Client({ name: "path-readings-test", version: "1" });
-  await client.connect(transport);
   const out: Array<{ isError: boolean; text: string }> = [];
   try {
     for (const c of calls) {

@@ -1,9 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { CLI, FILESYSTEM_SERVER as FILESYSTEM, sandbox } from "./harness.js";
+import { FILESYSTEM_SERVER as FILESYSTEM, sandbox, sdkClient } from "./harness.js";
 
 // The real filesystem server resolves a relative path against its allowed folder (its command
 // line), not against its working folder: `.bashrc` from a server allowed `~` is ~/.bashrc
@@ -16,15 +14,11 @@ describe("relative paths, black-box with the real filesystem server", () => {
     mkdirSync(project);
     const bashrc = join(home, ".bashrc");
     writeFileSync(bashrc, "# mine\n");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "--level", "enforce", "--", process.execPath, FILESYSTEM, home],
+    const client = await sdkClient(["--level", "enforce", "--", process.execPath, FILESYSTEM, home], {
+      env,
       cwd: project,
-      env: env as Record<string, string>,
-      stderr: "ignore",
+      name: "relative-paths-test",
     });
-    const client = new Client({ name: "relative-paths-test", version: "1" });
-    await client.connect(transport);
     try {
       const refused = await client.callTool({
         name: "write_file",
@@ -53,15 +47,11 @@ describe("relative paths, black-box with the real filesystem server", () => {
     const keys = join(home, ".ssh", "authorized_keys");
     writeFileSync(keys, "mine\n");
     const script = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FILESYSTEM)} ~`;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "--level", "enforce", "--", "sh", "-c", script],
+    const client = await sdkClient(["--level", "enforce", "--", "sh", "-c", script], {
+      env,
       cwd: elsewhere,
-      env: env as Record<string, string>,
-      stderr: "ignore",
+      name: "relative-paths-test",
     });
-    const client = new Client({ name: "relative-paths-test", version: "1" });
-    await client.connect(transport);
     try {
       const refused = await client.callTool({
         name: "write_file",

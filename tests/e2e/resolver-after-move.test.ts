@@ -1,9 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { CLI, FILESYSTEM_SERVER as FILESYSTEM, sandbox } from "./harness.js";
+import { FILESYSTEM_SERVER as FILESYSTEM, sandbox, sdkClient } from "./harness.js";
 
 // The path resolver caches answers for a second. A call effectgate let through can change what a
 // path names: moving a folder that holds a link to ~/.ssh onto a path that was just asked about
@@ -20,15 +18,11 @@ describe("a folder moved by an allowed call", () => {
     const keys = join(home, ".ssh", "authorized_keys");
     writeFileSync(keys, "mine\n");
     writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET\n");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "--level", "enforce", "--", process.execPath, FILESYSTEM, home],
+    const client = await sdkClient(["--level", "enforce", "--", process.execPath, FILESYSTEM, home], {
+      env,
       cwd: home,
-      env: env as Record<string, string>,
-      stderr: "ignore",
+      name: "resolver-after-move",
     });
-    const client = new Client({ name: "resolver-after-move", version: "1" });
-    await client.connect(transport);
     const texts: string[] = [];
     try {
       // Prime the cache: the path does not exist yet, so it names itself.
