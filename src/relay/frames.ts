@@ -76,7 +76,11 @@ export class LocalFrames implements Frames {
   /** Pass-through only: own lines wait for a frame boundary; a backlog pauses both sources. */
   private readonly own: OwnLines | undefined;
   private readonly backlog: BacklogHold | undefined;
-  private readonly toClientSide = (f: Frame | BigFrame): void => this.clientSide.onFrame(f);
+  private readonly toClientSide = (f: Frame | BigFrame): void => {
+    this.clientSide.onFrame(f);
+    // In pass-through, answers that came while this line was crossing are read after it.
+    if (this.d.passThrough) this.serverSide.afterClientFrame();
+  };
   private readonly toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
   /** Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on. */
   private readonly bigToClientSide: ((f: BigFrame) => void) | undefined;
@@ -121,7 +125,9 @@ export class LocalFrames implements Frames {
       onError: d.onError,
       onBusy: (busy) => (busy ? d.serverFlow.hold() : d.serverFlow.release()),
       passThrough,
-      ...(shared ? { lane: shared } : { clientLane: this.clientSide.lane }),
+      ...(shared
+        ? { lane: shared, clientCrossing: () => this.c2s.buffered > 0 }
+        : { clientLane: this.clientSide.lane }),
     });
   }
 
@@ -160,6 +166,8 @@ export class LocalFrames implements Frames {
 
   async finish(): Promise<{ unanswered: number | null; stats: RelayStats }> {
     await this.serverSide.lane.whenIdle();
+    // Answers still waiting for a client line that never ended are read as they are.
+    await this.serverSide.flushParked();
     // The count is known only when every forwarded request is tracked (the gate observes).
     const unanswered = this.d.gate?.observe ? this.correlator.size : null;
     return { unanswered, stats: this.d.stats };

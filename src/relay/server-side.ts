@@ -9,11 +9,20 @@
  * call the client sent after reading it is judged.
  */
 import type { Gate, JudgeContext } from "../core/gate.js";
-import { answerReadings, classify, isRecord, type AnswerReading, type Classified } from "../core/jsonrpc.js";
+import {
+  answerReadings,
+  classify,
+  isRecord,
+  isValidId,
+  type AnswerReading,
+  type Classified,
+} from "../core/jsonrpc.js";
 import { parsePythonJson } from "../core/lenient-json.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import type { JsonRpcId } from "../core/types.js";
-import type { Correlator, Pending } from "./correlate.js";
+import type { FrameCut } from "../core/big-line.js";
+import type { Correlator, Pending, SentRequest } from "./correlate.js";
+import { inTurn } from "./gate-chain.js";
 import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
@@ -44,7 +53,24 @@ export interface ServerSideDeps {
    * answer a client request still waiting in it (behind a held call).
    */
   clientLane?: Lane;
+  /**
+   * Pass-through: whether a client line is part-way across. The server has read its start, and
+   * may already answer the request in it, whose id effectgate cannot know before the line ends.
+   */
+  clientCrossing?: () => boolean;
 }
+
+/** An answer that came while a client line was still crossing, waiting for that line to end. */
+interface Parked {
+  frame: SeenFrame;
+  value: unknown;
+}
+
+/** Answers kept waiting for one crossing client line; an honest server sends one or two. */
+const MAX_PARKED = 64;
+
+/** Stands for the request of an answer that answers none: it is still scanned (decision 0066). */
+const NO_REQUEST = "(no request)";
 
 /** One reading of a response, and the requests a client could take it to answer. */
 interface Match {
@@ -60,6 +86,11 @@ export class ServerSide {
   private observeFailures = 0;
   private looseAnswers = 0;
   private dropped = 0;
+  private unmatched = 0;
+  /** Answers waiting for the client line that was crossing when they came (pass-through). */
+  private parked: Parked[] = [];
+  /** Server frames that came while a client line was crossing, since that line last ended. */
+  private crossedEarly = 0;
 
   constructor(private readonly d: ServerSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError, d.onBusy);
@@ -68,7 +99,32 @@ export class ServerSide {
 
   onFrame(frame: SeenFrame): void {
     this.d.stats.s2cFrames++;
-    this.lane.run(() => this.handle(frame));
+    // Asked as the frame is split, when both sides have crossed exactly as far as the relay saw.
+    const crossing = this.d.clientCrossing?.() === true;
+    if (crossing) this.crossedEarly++;
+    this.lane.run(() => this.handle(frame, crossing));
+  }
+
+  /**
+   * A client frame ended (pass-through, after it was handed to the shared lane): answers that
+   * came while it was crossing are correlated again once it has been read and its request
+   * tracked, in the order they came.
+   */
+  afterClientFrame(): void {
+    if (this.crossedEarly === 0) return;
+    this.crossedEarly = 0;
+    this.lane.run(() => this.retryParked());
+  }
+
+  /** At the end (the client line never ended): parked answers are read as they are. */
+  flushParked(): Promise<void> {
+    this.lane.run(() => this.retryParked());
+    return this.lane.whenIdle();
+  }
+
+  private retryParked(): void | Promise<void> {
+    const parked = this.parked.splice(0);
+    return inTurn(parked.map((p) => () => this.answer(p.frame, p.value, false, false)));
   }
 
   private send(frame: SeenFrame): void {
@@ -81,10 +137,15 @@ export class ServerSide {
     return lane !== undefined && lane !== this.lane && lane.busy;
   }
 
-  private handle(frame: SeenFrame): void | Promise<void> {
+  private handle(frame: SeenFrame, crossing: boolean): void | Promise<void> {
     const d = this.d;
+    // With a gate that observes answers, even one that answers nothing is read (and scanned).
     const mayAnswer =
-      (d.correlator.size > 0 || d.correlator.holding || this.clientBusy()) &&
+      (d.gate?.observe !== undefined ||
+        d.correlator.size > 0 ||
+        d.correlator.holding ||
+        this.clientBusy() ||
+        crossing) &&
       (ID_KEYS.some((k) => mentions(frame, k)) || mentions(frame, BACKSLASH));
     if (d.gate?.observeServerMessage === undefined && !mayAnswer) {
       logSeen(d.log, "s2c", frame, guessNonJson(frame));
@@ -108,19 +169,35 @@ export class ServerSide {
     }
     // Not JSON (NaN): the log keeps it as text, never as raw JSON.
     logSeen(d.log, "s2c", frame, pythonOnly, !pythonOnly);
-    return this.answer(frame, value, true);
+    return this.answer(frame, value, true, crossing);
   }
 
   /**
    * Correlates every reading of the frame, drops it when it answers a request the server never
    * saw, shows it to the gate as every answer a client could take it for, then sends it.
    * `mayWait`: a response that answers nothing yet waits (once) until the client side has caught
-   * up, since the request it answers may still be queued there.
+   * up, since the request it answers may still be queued there. `crossing` (pass-through): it
+   * came while a client line was part-way across, and one that answers nothing yet waits until
+   * that line has ended and been read: the request it answers may be in it.
    */
-  private answer(frame: SeenFrame, value: unknown, mayWait: boolean): void | Promise<void> {
+  private answer(
+    frame: SeenFrame,
+    value: unknown,
+    mayWait: boolean,
+    crossing: boolean,
+  ): void | Promise<void> {
     const d = this.d;
     const c = classify(value);
-    const readings = readingsOf(value);
+    const groups = readingGroups(value);
+    const readings = groups.flat();
+    if (crossing && readings.some((r) => d.correlator.peek(r.id).length === 0)) {
+      this.parked.push({ frame, value });
+      if (this.parked.length <= MAX_PARKED) return;
+      // A server that keeps answering while one line crosses: the oldest is read now, as it is
+      // (an answer to nothing is still scanned), so that memory stays bounded.
+      const oldest = this.parked.shift() as Parked;
+      return this.answer(oldest.frame, oldest.value, false, false);
+    }
     if (!d.passThrough) {
       for (const r of readings) {
         const why = d.correlator.blockedBy(r.id);
@@ -128,12 +205,18 @@ export class ServerSide {
       }
       if (mayWait && this.clientBusy() && readings.some((r) => d.correlator.peek(r.id).length === 0)) {
         const lane = d.clientLane as Lane;
-        return lane.whenIdle().then(() => this.answer(frame, value, false));
+        return lane.whenIdle().then(() => this.answer(frame, value, false, false));
       }
     }
     const work: Promise<void>[] = [];
-    const cut = isCut(frame);
-    for (const m of this.matches(c, readings)) this.observeAnswer(m, work, cut);
+    const cut = isCut(frame) ? frame.cut : undefined;
+    const matched = new Set<AnswerReading>();
+    for (const m of this.matches(c, readings)) {
+      if (m.answers.length > 0) matched.add(m.reading);
+      this.observeAnswer(m, work, cut);
+    }
+    for (const group of groups)
+      if (group.length > 0 && !group.some((r) => matched.has(r))) this.answersNothing(group, work, cut);
     this.visitMessages(c, work);
     if (work.length === 0) return this.send(frame);
     return Promise.all(work).then(() => this.send(frame));
@@ -160,7 +243,7 @@ export class ServerSide {
     return [...exactOnes, ...others];
   }
 
-  private observeAnswer(m: Match, work: Promise<void>[], cut: boolean): void {
+  private observeAnswer(m: Match, work: Promise<void>[], cut: FrameCut | undefined): void {
     const d = this.d;
     const { reading, answers, loose } = m;
     if (loose && answers.length > 0) this.looseAnswer(reading, answers);
@@ -168,19 +251,57 @@ export class ServerSide {
       if (!loose && (found.request.method === "initialize" || found.request.method === "server/discover")) {
         d.facts.serverResponse(found.request.method, reading.msg);
       }
-      const observe = d.gate?.observe;
-      if (!observe) continue;
       // A retry (2026-07-28 `requestState`) is also its own call: its name and arguments may
       // differ from the call that got the state, and either may be what taints.
       const asked =
         found.request !== found.origin && found.request.method === found.origin.method
           ? [found.origin, found.request]
           : [found.origin];
-      for (const request of asked)
-        this.call(() => {
-          const seen = { request, response: reading.msg, ...(cut ? { cut: true as const } : {}) };
-          return observe.call(d.gate, seen, this.ctx);
-        }, work);
+      for (const request of asked) this.show(request, reading.msg, cut, work);
+    }
+  }
+
+  /** Shows a response to the gate as the answer of `request`. */
+  private show(
+    request: SentRequest,
+    response: Record<string, unknown>,
+    cut: FrameCut | undefined,
+    work: Promise<void>[],
+  ): void {
+    const d = this.d;
+    const observe = d.gate?.observe;
+    if (!observe) return;
+    const seen = { request, response, ...(cut ? { cut: true as const } : {}) };
+    this.call(() => observe.call(d.gate, seen, this.ctx), work);
+  }
+
+  /**
+   * A server message that answers no request effectgate knows of, exactly or as any lax client
+   * would match it. A client may still show it (one whose request effectgate never saw, or one
+   * laxer than any effectgate knows), so every reading of it is scanned as content of unknown
+   * origin: injected text in it taints the session as in any answer. It is logged, and said once.
+   */
+  private answersNothing(
+    group: readonly AnswerReading[],
+    work: Promise<void>[],
+    cut: FrameCut | undefined,
+  ): void {
+    const d = this.d;
+    if (!d.gate?.observe) return;
+    const first = group[0] as AnswerReading;
+    const id = first.id === undefined ? null : first.id;
+    d.log.event("answer-unmatched", { id, readings: group.length });
+    if (this.unmatched++ === 0)
+      d.announce(
+        `the server sent an answer with id ${JSON.stringify(id)}, which answers no request effectgate knows of; it was scanned as untrusted content`,
+      );
+    for (const reading of group) {
+      const request = {
+        method: NO_REQUEST,
+        id: isValidId(reading.id) ? reading.id : JSON.stringify(reading.id ?? null),
+        params: undefined,
+      };
+      this.show(request, reading.msg, cut, work);
     }
   }
 
@@ -251,8 +372,8 @@ export class ServerSide {
   }
 }
 
-/** Every response reading of a message or of each object in a batch. */
-function readingsOf(value: unknown): AnswerReading[] {
-  const messages = Array.isArray(value) ? value : [value];
-  return messages.flatMap((m) => (isRecord(m) ? answerReadings(m) : []));
+/** Every response reading of a message, or of each object in a batch (one group each). */
+function readingGroups(value: unknown): AnswerReading[][] {
+  const messages: unknown[] = Array.isArray(value) ? value : [value];
+  return messages.map((m) => (isRecord(m) ? answerReadings(m) : []));
 }
