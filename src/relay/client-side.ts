@@ -12,6 +12,7 @@ import {
   ambiguousJudgedMethod,
   classify,
   foldedKeyProblem,
+  isModernRequest,
   isRecord,
   looksLikeJudgedCall,
   type Classified,
@@ -128,9 +129,8 @@ export class ClientSide {
     problem ??= foldedKeyProblem(value);
     // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
     // streams do) reads the line as several messages: one of them may be a call nobody judged.
-    if (CR_INSIDE.test(text) && looksLikeJudgedCall(text))
-      return this.judgeMembers(frame, [unreadableMember(CR_PROBLEM)], false);
     const c = classify(value);
+    if (CR_INSIDE.test(text) && looksLikeJudgedCall(text)) return this.crInside(frame, c);
     if (this.ownAnswer(c)) return;
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
@@ -138,11 +138,33 @@ export class ClientSide {
     if (!member) {
       if (c.kind === "request") this.track(c.method, c.id, c.params);
       if (c.kind === "invalid" && looksLikeJudgedCall(text)) {
-        return this.judgeMembers(frame, [unreadableMember(c.reason)], false);
+        return this.judgeMembers(frame, [unreadableRequest(c, c.reason)], false);
       }
       return this.forward(frame);
     }
     return this.judgeMembers(frame, [member], false);
+  }
+
+  /**
+   * A frame that parsed, with a CR inside: every judged call in it is refused with the problem,
+   * under its own id and name, and a batch answers every request in it; a frame whose calls
+   * cannot be told apart is still answered under the id it carries.
+   */
+  private crInside(frame: SeenFrame, c: Classified): Promise<void> {
+    if (c.kind === "batch") {
+      const judged: Member[] = [];
+      c.members.forEach((m, index) => {
+        const jm = this.judgedMember(m, CR_PROBLEM);
+        if (jm) judged.push({ ...jm, index });
+      });
+      if (judged.length === 0) judged.push(unreadableMember(CR_PROBLEM));
+      return this.judgeMembers(frame, judged, true, c.members);
+    }
+    return this.judgeMembers(
+      frame,
+      [this.judgedMember(c, CR_PROBLEM) ?? unreadableRequest(c, CR_PROBLEM)],
+      false,
+    );
   }
 
   /**
@@ -351,4 +373,20 @@ export class ClientSide {
     // A big frame exists only in pass-through, where its bytes have already gone on.
     if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
   }
+}
+
+/**
+ * A frame that looks like a judged call but cannot be judged as one: held as a tools/call with the
+ * problem, under the id (and params) it carries, so that the refusal reaches the request the
+ * client waits on and the decision record names it.
+ */
+function unreadableRequest(c: Classified, problem: string): Member {
+  const id = c.kind === "request" || c.kind === "invalid" ? c.id : undefined;
+  const member = unreadableMember(problem, isId(id) ? { value: id } : undefined);
+  if (isId(id)) member.held.id = id;
+  if (c.kind === "request" || c.kind === "invalid" || c.kind === "notification") {
+    member.held.params = c.params;
+    member.held.modern = isModernRequest(c.params);
+  }
+  return member;
 }

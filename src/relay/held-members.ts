@@ -87,6 +87,9 @@ export function unparseable(text: string, error: string): Member {
     idFromText(text),
   );
   member.held.method = m?.[1] ?? "tools/call";
+  // The record names the call by the id the refusal answers, when it found one.
+  const id = member.answerId?.value;
+  if (isId(id)) member.held.id = id;
   return member;
 }
 
