@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Eol } from "./line-splitter.js";
+import { JudgedCallWatch } from "./jsonrpc.js";
 import { JsonStringCutter } from "./string-cut.js";
 import { JsonStructureCutter } from "./structure-cut.js";
 
@@ -17,6 +18,11 @@ export interface BigLineOptions {
   keepChars: number;
   /** Characters of text past which deep arrays and objects keep no more elements (structure-cut.ts). */
   keepText: number;
+  /**
+   * Test the whole text, cut parts included, the way looksLikeJudgedCall does (a client line that
+   * does not parse may still be a call a lenient server reads).
+   */
+  watchCalls?: boolean;
 }
 
 /** What was left out of a big frame's text for reading. */
@@ -45,6 +51,10 @@ export interface BigFrame {
   head: Buffer;
   /** Hex SHA-256 of the whole frame without its terminator. */
   sha256: string;
+  /** A CR with more of the frame after it, anywhere in the whole frame (cut parts included). */
+  crInside: boolean;
+  /** With `watchCalls`: whether the whole text looks like a judged call (looksLikeJudgedCall). */
+  looksJudged?: boolean;
 }
 
 const CR = 0x0d;
@@ -61,6 +71,10 @@ export class BigLine {
   private size = 0;
   /** A CR ending the bytes so far: part of the frame, or of a CRLF terminator if LF comes next. */
   private heldCr = false;
+  /** The frame's bytes so far end with a CR (a CR is "inside" once anything follows it). */
+  private crLast = false;
+  private crInside = false;
+  private readonly watch: JudgedCallWatch | undefined;
 
   private readonly headBytes: number;
 
@@ -68,6 +82,7 @@ export class BigLine {
     this.headBytes = options.headBytes;
     this.strings = new JsonStringCutter(options.keepChars);
     this.structure = new JsonStructureCutter(options.keepText);
+    this.watch = options.watchCalls ? new JudgedCallWatch() : undefined;
   }
 
   add(bytes: Buffer): void {
@@ -86,8 +101,18 @@ export class BigLine {
   }
 
   private take(bytes: Buffer): void {
+    if (!this.crInside && bytes.length > 0) {
+      const cr = bytes.indexOf(CR);
+      this.crInside = this.crLast || (cr !== -1 && cr < bytes.length - 1);
+      this.crLast = bytes[bytes.length - 1] === CR;
+    }
     this.hash.update(bytes);
-    this.strings.add(this.decoder.decode(bytes, { stream: true }));
+    this.read(this.decoder.decode(bytes, { stream: true }));
+  }
+
+  private read(text: string): void {
+    this.watch?.add(text);
+    this.strings.add(text);
     this.structure.add(this.strings.take());
   }
 
@@ -101,12 +126,14 @@ export class BigLine {
     } else if (this.heldCr) {
       this.take(CR_BYTE);
     }
-    this.strings.add(this.decoder.decode());
+    this.read(this.decoder.decode());
     const shortened = this.strings.finish();
     this.structure.add(shortened.text);
     const { text, cut: dropped } = this.structure.finish();
     const head = Buffer.concat(this.headParts).subarray(0, Math.min(this.headLength, size));
-    const frame: BigFrame = { text, size, eol, head, sha256: this.hash.digest("hex") };
+    const sha256 = this.hash.digest("hex");
+    const frame: BigFrame = { text, size, eol, head, sha256, crInside: this.crInside };
+    if (this.watch) frame.looksJudged = this.watch.found();
     if (shortened.cut !== undefined || dropped !== undefined)
       frame.cut = {
         strings: shortened.cut?.strings ?? 0,

@@ -142,6 +142,49 @@ function unescaped(text: string): string {
     .replace(/\s+/g, "");
 }
 
+/** Longer than any match of LOOKS_JUDGED (`resources` + 6 + `read`). */
+const WATCH_TAIL = 32;
+/** Longer than any escape `unescaped` decodes (`\u{10FFFF}`). */
+const ESCAPE_CHARS = 10;
+
+/**
+ * looksLikeJudgedCall over a text that arrives in pieces (a line too large to keep whole), with
+ * the answer it gives on the whole text. The raw text is tested with the end of the last piece
+ * before it; the unescaped text likewise, its pieces cut only where no escape can straddle the
+ * cut (before a backslash among the last few characters, which waits for the next piece), so
+ * decoding and whitespace removal give the whole text's result piece by piece.
+ */
+export class JudgedCallWatch {
+  private seen = false;
+  private rawTail = "";
+  /** Raw text from a backslash near the end of the last piece, not yet decoded. */
+  private held = "";
+  private plainTail = "";
+
+  add(piece: string): void {
+    if (this.seen || piece.length === 0) return;
+    const raw = this.rawTail + piece;
+    this.rawTail = raw.slice(-WATCH_TAIL);
+    const text = this.held + piece;
+    const slash = text.indexOf("\\", Math.max(0, text.length - ESCAPE_CHARS));
+    this.held = slash === -1 ? "" : text.slice(slash);
+    this.seen = LOOKS_JUDGED.test(raw) || this.plain(slash === -1 ? text : text.slice(0, slash));
+  }
+
+  /** The whole text looks like a judged call. */
+  found(): boolean {
+    if (!this.seen && this.held.length > 0) this.seen = this.plain(this.held);
+    this.held = "";
+    return this.seen;
+  }
+
+  private plain(text: string): boolean {
+    const plain = this.plainTail + unescaped(text);
+    this.plainTail = plain.slice(-WATCH_TAIL);
+    return LOOKS_JUDGED.test(plain);
+  }
+}
+
 export function isRecord(v: unknown): v is Message {
   return isObject(v);
 }

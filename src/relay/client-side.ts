@@ -14,7 +14,6 @@ import {
   foldedKeyProblem,
   isModernRequest,
   isRecord,
-  looksLikeJudgedCall,
   type Classified,
 } from "../core/jsonrpc.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
@@ -36,11 +35,19 @@ import {
   type Member,
 } from "./held-members.js";
 import { Lane } from "./lane.js";
-import { cutProblem, guessNonJson, isBig, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
+import {
+  crInside,
+  cutProblem,
+  guessNonJson,
+  isBig,
+  logSeen,
+  looksJudged,
+  mentions,
+  textOf,
+  type SeenFrame,
+} from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
-/** A carriage return anywhere but at the end of the line. */
-const CR_INSIDE = /\r(?!$)/;
 const CR_PROBLEM =
   "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
 
@@ -120,7 +127,7 @@ export class ClientSide {
         problem ??= strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
       } catch {
         logSeen(d.log, "c2s", frame, true);
-        if (!looksLikeJudgedCall(text)) return this.forward(frame);
+        if (!looksJudged(frame, text)) return this.forward(frame);
         return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
       }
     }
@@ -130,14 +137,14 @@ export class ClientSide {
     // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
     // streams do) reads the line as several messages: one of them may be a call nobody judged.
     const c = classify(value);
-    if (CR_INSIDE.test(text) && looksLikeJudgedCall(text)) return this.crInside(frame, c);
+    if (crInside(frame, text) && looksJudged(frame, text)) return this.crInside(frame, c);
     if (this.ownAnswer(c)) return;
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
     const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
     if (!member) {
       if (c.kind === "request") this.track(c.method, c.id, c.params);
-      if (c.kind === "invalid" && looksLikeJudgedCall(text)) {
+      if (c.kind === "invalid" && looksJudged(frame, text)) {
         return this.judgeMembers(frame, [unreadableRequest(c, c.reason)], false);
       }
       return this.forward(frame);
@@ -218,7 +225,7 @@ export class ClientSide {
       const jm = this.judgedMember(m, batchProblem);
       if (jm) judged.push({ ...jm, index });
     });
-    if (judged.length === 0 && malformed && looksLikeJudgedCall(text)) {
+    if (judged.length === 0 && malformed && looksJudged(frame, text)) {
       judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
     }
     const ambiguous = judged.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;

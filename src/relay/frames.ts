@@ -14,7 +14,7 @@ import { Correlator } from "./correlate.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
-import { BacklogHold, BIG_LINES, OwnLines } from "./pass-through.js";
+import { BacklogHold, BIG_CLIENT_LINES, BIG_LINES, OwnLines } from "./pass-through.js";
 import { ServerSide } from "./server-side.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
@@ -89,11 +89,10 @@ export class LocalFrames implements Frames {
   constructor(private readonly d: LocalFramesDeps) {
     const { log, stats, passThrough } = d;
     const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
-    const big = passThrough ? BIG_LINES : undefined;
     this.bigToClientSide = passThrough ? this.toClientSide : undefined;
     this.bigToServerSide = passThrough ? this.toServerSide : undefined;
-    this.c2s = new LineSplitter(d.maxFrameBytes, big);
-    this.s2c = new LineSplitter(d.maxFrameBytes, big);
+    this.c2s = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_CLIENT_LINES : undefined);
+    this.s2c = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_LINES : undefined);
     const facts = new SessionFacts(record);
     const shared = passThrough ? new Lane(d.onError) : undefined;
     this.own = shared && !d.ownLine ? new OwnLines(this.s2c, d.toClient) : undefined;

@@ -3,6 +3,7 @@
  * be held as text alone, a hold on both sources while judging and logging fall behind, and
  * effectgate's own lines waiting for the server's half-sent frame to end.
  */
+import type { BigLineOptions } from "../core/big-line.js";
 import { BUDGET } from "../core/effects/extract.js";
 import { SCANNED_CHARS } from "../core/taint/observe.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../log/frame-text.js";
@@ -24,6 +25,13 @@ export const BIG_LINES = {
   keepChars: BUDGET.maxChars + 1,
   keepText: SCANNED_CHARS,
 } as const;
+
+/**
+ * Client lines. The whole text is tested for a call as it streams past, so a line that does not
+ * parse is held for a call when the part that says so was cut away
+ * (docs/decisions/0066-observe-reads-what-enforce-reads.md).
+ */
+export const BIG_CLIENT_LINES: BigLineOptions & { after: number } = { ...BIG_LINES, watchCalls: true };
 
 /** Frames waiting to be recorded before both sources are paused. */
 const MAX_UNRECORDED_FRAMES = 256;

@@ -4,6 +4,7 @@
  * These helpers let the sides read either the same way.
  */
 import type { BigFrame } from "../core/big-line.js";
+import { looksLikeJudgedCall } from "../core/jsonrpc.js";
 import type { Frame } from "../core/line-splitter.js";
 import { looksNonJson, type RelayLog } from "./types.js";
 
@@ -38,6 +39,22 @@ export function logSeen(
   log.bigFrame(dir, f, nonJson);
   // Right after its frame: what was read of it is less than the frame.
   if (f.cut) log.event("frame-cut", { dir, ...f.cut });
+}
+
+/** A carriage return anywhere but at the end of the line. */
+const CR_INSIDE = /\r(?!$)/;
+
+/** Whether the frame holds a CR before its end (a big frame says so of its whole bytes). */
+export function crInside(f: SeenFrame, text: string): boolean {
+  return isBig(f) ? f.crInside : CR_INSIDE.test(text);
+}
+
+/**
+ * Whether the frame looks like a judged call (looksLikeJudgedCall), read whole: a big frame's
+ * text may have lost the part that says so, and it was tested as it streamed past.
+ */
+export function looksJudged(f: SeenFrame, text: string): boolean {
+  return isBig(f) && f.looksJudged !== undefined ? f.looksJudged : looksLikeJudgedCall(text);
 }
 
 /** Whether the frame was cut for reading: long strings (docs/decisions/0052), deep structure (0053). */
