@@ -46,7 +46,14 @@ import {
   textOf,
   type SeenFrame,
 } from "./seen-frame.js";
-import type { RelayLog, RelayStats } from "./types.js";
+import type { MemberContextFlags, RelayLog, RelayStats } from "./types.js";
+
+/** A batch member's records, kept until the batch's fate is known. */
+interface MemberRecords {
+  events: Array<[string, Record<string, unknown>]>;
+  /** Its verdict is deny: enforce refuses it (at observe nothing is refused). */
+  wouldRefuse: boolean;
+}
 
 const CR_PROBLEM =
   "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
@@ -275,9 +282,18 @@ export class ClientSide {
     for (const id of held) d.correlator.hold(id);
     let firstRefusal: { member: Member; text: string } | undefined;
     const refusedText = new Map<Member, string>();
+    // Several calls in one batch share its fate: their records wait until it is known.
+    const records = judged.length > 1 ? new Map<Member, MemberRecords>() : undefined;
     try {
       for (const member of judged) {
-        const answer = await this.judge(member.held);
+        const kept: MemberRecords | undefined = records && { events: [], wouldRefuse: false };
+        if (kept) records?.set(member, kept);
+        const answer = await this.judge(member.held, kept);
+        // At observe the pin gate's refusal is only its `pin` event: enforce refuses such a call.
+        if (kept)
+          kept.wouldRefuse =
+            answer.decision?.verdict === "deny" ||
+            kept.events.some(([ev, data]) => ev === "pin" && data["kind"] === "call");
         if (answer.action === "refuse") {
           refusedText.set(member, answer.text);
           firstRefusal ??= { member, text: answer.text };
@@ -286,6 +302,7 @@ export class ClientSide {
     } finally {
       for (const id of held) d.correlator.release(id);
     }
+    if (records) this.writeMemberRecords(records, firstRefusal?.member, refusedText);
     if (!firstRefusal) {
       if (all) this.trackAll(all);
       else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
@@ -326,11 +343,40 @@ export class ClientSide {
     );
   }
 
-  private async judge(held: HeldRequest): Promise<GateAnswer> {
+  /**
+   * The records of a batch's calls, once its fate is known. When a call in it is refused (at
+   * observe: would be refused at enforce), every other call's decision says so: outcome
+   * `refuse` (at observe the outcome stays what happened, `forward`) and `batchRefusedBy`, the
+   * refused call's id; allowed calls get a record too. Otherwise allows stay unrecorded.
+   */
+  private writeMemberRecords(
+    records: ReadonlyMap<Member, MemberRecords>,
+    refused: Member | undefined,
+    refusedText: ReadonlyMap<Member, string>,
+  ): void {
+    const d = this.d;
+    let by = refused;
+    if (d.passThrough) for (const [m, r] of records) if (!by && r.wouldRefuse) by = m;
+    for (const [member, r] of records) {
+      const ownRefusal = member === by || refusedText.has(member) || (d.passThrough && r.wouldRefuse);
+      for (const [ev, data] of r.events) {
+        if (ev !== "decision") d.log.event(ev, data);
+        else if (by !== undefined && !ownRefusal)
+          d.log.event(ev, {
+            ...data,
+            ...(d.passThrough ? {} : { outcome: "refuse" }),
+            batchRefusedBy: by.held.id,
+          });
+        else if (data["verdict"] !== "allow") d.log.event(ev, data);
+      }
+    }
+  }
+
+  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<GateAnswer> {
     const d = this.d;
     const gate = d.gate as Gate;
     try {
-      return await gate.judge(held, this.context(held));
+      return await gate.judge(held, this.context(held, kept));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       d.log.event("gate-error", { method: held.method, id: held.id, error: message });
@@ -342,9 +388,11 @@ export class ClientSide {
     }
   }
 
-  private context(held: HeldRequest): JudgeContext {
+  private context(held: HeldRequest, kept?: MemberRecords): JudgeContext {
     const d = this.d;
-    const ctx: JudgeContext = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
+    const ctx: JudgeContext & MemberContextFlags = kept
+      ? { record: (ev, data) => kept.events.push([ev, data]), announce: d.announce, recordAllows: true }
+      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
     if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
       ctx.ask = (message) => {
         this.releaseQueueHold(); // the answer must be able to arrive

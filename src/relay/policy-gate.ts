@@ -83,7 +83,11 @@ export function createPolicyGate(opts: {
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);
-      if (decision.verdict === "allow") return forward(req, decision);
+      if (decision.verdict === "allow") {
+        // A batch member: the relay keeps the record, and writes it if the batch is refused.
+        if ("recordAllows" in ctx && ctx.recordAllows === true) record(ctx, req, tool, decision, "forward");
+        return forward(req, decision);
+      }
       // An unjudgeable call carries "deny", so enforce and strict refuse it and observe records it.
       const outcome = outcomeFor(level, decision.verdict);
       switch (outcome) {
