@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { Eol } from "./line-splitter.js";
 import { JudgedCallWatch } from "./jsonrpc.js";
 import { JsonStringCutter } from "./string-cut.js";
-import { JsonStructureCutter } from "./structure-cut.js";
+import { JsonStructureCutter, type StructureCutOptions } from "./structure-cut.js";
 
 export interface BigLineOptions {
   /** Bytes of the frame's head to keep. */
@@ -18,6 +18,8 @@ export interface BigLineOptions {
   keepChars: number;
   /** Characters of text past which deep arrays and objects keep no more elements (structure-cut.ts). */
   keepText: number;
+  /** Where the structure cut starts (structure-cut.ts). */
+  structure?: StructureCutOptions;
   /**
    * Test the whole text, cut parts included, the way looksLikeJudgedCall does (a client line that
    * does not parse may still be a call a lenient server reads).
@@ -81,7 +83,7 @@ export class BigLine {
   constructor(options: BigLineOptions) {
     this.headBytes = options.headBytes;
     this.strings = new JsonStringCutter(options.keepChars);
-    this.structure = new JsonStructureCutter(options.keepText);
+    this.structure = new JsonStructureCutter(options.keepText, options.structure);
     this.watch = options.watchCalls ? new JudgedCallWatch() : undefined;
   }
 

@@ -26,6 +26,16 @@ export interface StructureCutCount {
   chars: number;
 }
 
+/** Where the cut starts. */
+export interface StructureCutOptions {
+  /**
+   * Levels below a message whose arrays and objects keep every element: 2 keeps the message's
+   * members and their members (`result`'s, `params`'), 3 also the members of those (a call's
+   * `arguments`). Default 2.
+   */
+  keepLevels?: number;
+}
+
 const ARRAY = 0;
 const OBJECT = 1;
 /** The characters that start a string or open, close or separate elements. */
@@ -50,8 +60,21 @@ export class JsonStructureCutter {
   /** Where a kept string may end: the kept text is checked by JSON.parse, so only that. */
   private readonly special = new QuoteFinder();
 
-  constructor(private readonly budget: number) {
+  private readonly keepLevels: number;
+
+  constructor(
+    private readonly budget: number,
+    options: StructureCutOptions = {},
+  ) {
     if (!(budget >= 0)) throw new RangeError(`expected budget to be at least 0, got ${budget}`);
+    this.keepLevels = options.keepLevels ?? 2;
+    if (!(this.keepLevels >= 1))
+      throw new RangeError(`expected keepLevels to be at least 1, got ${this.keepLevels}`);
+  }
+
+  /** How deep a message sits: 1, or 2 inside a batch. */
+  private get base(): number {
+    return this.batch ? 2 : 1;
   }
 
   /** The next piece of the line's text; pieces may split it anywhere. */
@@ -131,8 +154,8 @@ export class JsonStructureCutter {
     if (kept <= this.budget) return false;
     if (this.last === 0x5b || this.last === 0x7b) return false;
     // A message is depth 1 (2 in a batch); its members' values are one deeper, and their members
-    // are kept too: what can go is inside those.
-    return this.open.length >= (this.batch ? 4 : 3);
+    // are kept too (and theirs, with keepLevels 3): what can go is inside those.
+    return this.open.length >= this.base + this.keepLevels;
   }
 
   /** Characters of a kept string from `i`; returns the index after those read. */

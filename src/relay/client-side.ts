@@ -125,13 +125,12 @@ export class ClientSide {
     const text = textOf(frame);
     const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
     let value: unknown;
-    // A frame read with its long strings cut is not the frame the server reads.
-    let problem = cutProblem(frame);
+    let problem: string | undefined;
     if (strict.ok) value = strict.value;
     else {
       try {
         value = parseSharingLongStrings(text);
-        problem ??= strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
+        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
       } catch {
         logSeen(d.log, "c2s", frame, true);
         if (!looksJudged(frame, text)) return this.forward(frame);
@@ -139,11 +138,14 @@ export class ClientSide {
       }
     }
     logSeen(d.log, "c2s", frame, false, true);
+    // A frame read cut short is not the frame the server reads, unless the judge reads it alike.
+    const cut = cutProblem(frame, value);
+    if (cut !== undefined) problem = cut;
     // A member in another case ("Method", "Arguments") is a second spelling a Go server reads.
     problem ??= foldedKeyProblem(value);
+    const c = classify(value);
     // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
     // streams do) reads the line as several messages: one of them may be a call nobody judged.
-    const c = classify(value);
     if (crInside(frame, text) && looksJudged(frame, text)) return this.crInside(frame, c);
     if (this.ownAnswer(c)) return;
     if (c.kind === "batch") return this.batch(frame, c.members, problem, text);

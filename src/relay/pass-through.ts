@@ -27,11 +27,16 @@ export const BIG_LINES = {
 } as const;
 
 /**
- * Client lines. The whole text is tested for a call as it streams past, so a line that does not
- * parse is held for a call when the part that says so was cut away
- * (docs/decisions/0066-observe-reads-what-enforce-reads.md).
+ * Client lines. A call's `arguments` keep every member, so a member after a long string (a
+ * `path` after a 17 MiB `content`) is still judged; and the whole text is tested for a call as
+ * it streams past, so a line that does not parse is held for a call when the part that says so
+ * was cut away (docs/decisions/0066-observe-reads-what-enforce-reads.md).
  */
-export const BIG_CLIENT_LINES: BigLineOptions & { after: number } = { ...BIG_LINES, watchCalls: true };
+export const BIG_CLIENT_LINES: BigLineOptions & { after: number } = {
+  ...BIG_LINES,
+  structure: { keepLevels: 3 },
+  watchCalls: true,
+};
 
 /** Frames waiting to be recorded before both sources are paused. */
 const MAX_UNRECORDED_FRAMES = 256;

@@ -4,7 +4,9 @@
  * These helpers let the sides read either the same way.
  */
 import type { BigFrame } from "../core/big-line.js";
-import { looksLikeJudgedCall } from "../core/jsonrpc.js";
+import { JUDGED_METHODS } from "../core/gate.js";
+import { isRecord, looksLikeJudgedCall } from "../core/jsonrpc.js";
+import { BIG_LINES } from "./pass-through.js";
 import type { Frame } from "../core/line-splitter.js";
 import { looksNonJson, type RelayLog } from "./types.js";
 
@@ -62,10 +64,19 @@ export function isCut(f: SeenFrame): f is BigFrame & { cut: NonNullable<BigFrame
   return isBig(f) && f.cut !== undefined;
 }
 
-/** Why a frame cut for reading cannot be judged as the server reads it. */
-export function cutProblem(f: SeenFrame): string | undefined {
+/**
+ * Why a frame cut for reading cannot be judged as the server reads it, or undefined when the
+ * judge reads it the same cut or whole: only strings were cut, and each was a value inside a
+ * judged call's `arguments` (or in a message nobody judges). The judge either skips such a value
+ * (a `content` to write) or counts it, and one cut string alone is over its budget, exactly as
+ * the whole one is: "too large to judge" for the same reason (docs/decisions/0066). A cut member
+ * name, tool name, uri or `_meta` field, or any array or object cut short, still makes the frame
+ * too large to judge.
+ */
+export function cutProblem(f: SeenFrame, value: unknown): string | undefined {
   if (!isCut(f)) return undefined;
   const { strings, containers } = f.cut;
+  if (containers === 0 && cutStringsHarmless(value, BIG_LINES.keepChars)) return undefined;
   const what = [
     ...(strings > 0 ? [`${plural(strings, "string")} cut short`] : []),
     ...(containers > 0 ? [`${plural(containers, "array or object", "arrays or objects")} cut short`] : []),
@@ -78,4 +89,40 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 /** First and last few characters: all looksNonJson needs, without copying a huge text. */
 function edges(text: string): string {
   return text.length <= 64 ? text : `${text.slice(0, 32)}${text.slice(-32)}`;
+}
+
+/** Whether every string cut to `keep` characters in a parsed frame is one the judge reads alike. */
+function cutStringsHarmless(value: unknown, keep: number): boolean {
+  const messages: unknown[] = Array.isArray(value) ? value : [value];
+  return messages.every((m) => {
+    if (!isRecord(m)) return !holdsCut(m, keep, false);
+    const judged = typeof m["method"] === "string" && JUDGED_METHODS.has(m["method"]);
+    return Object.entries(m).every(([k, v]) => {
+      if (k.length >= keep) return false;
+      if (!judged) return !holdsCut(v, keep, true);
+      if (k !== "params" || !isRecord(v)) return !holdsCut(v, keep, false);
+      return Object.entries(v).every(
+        ([pk, pv]) => pk.length < keep && !holdsCut(pv, keep, pk === "arguments"),
+      );
+    });
+  });
+}
+
+/** Whether `v` holds a member name of `keep` characters or more, or (unless `valuesOk`) a string. */
+function holdsCut(v: unknown, keep: number, valuesOk: boolean): boolean {
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x === "string") {
+      if (!valuesOk && x.length >= keep) return true;
+    } else if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) stack.push(x[i]);
+    } else if (isRecord(x)) {
+      for (const [k, y] of Object.entries(x)) {
+        if (k.length >= keep) return true;
+        stack.push(y);
+      }
+    }
+  }
+  return false;
 }

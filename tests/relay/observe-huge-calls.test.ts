@@ -3,7 +3,7 @@
 // say what enforce, which reads the whole line, does with it (docs/decisions/0066).
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { box, isRefusal } from "../adversarial/gate-client.js";
+import { box, isRefusal, type Msg } from "../adversarial/gate-client.js";
 import { decisionOf, LEVELS, MiB, start } from "./observe-vs-enforce.js";
 
 describe("a call over 16 MiB", () => {
@@ -22,5 +22,30 @@ describe("a call over 16 MiB", () => {
       expect(await c.close()).toBe(0);
       expect(decisionOf(b, 5)).toMatchObject({ verdict: "deny", rule: "unjudgeable" });
     }
+  }, 120_000);
+});
+
+describe("a call over 16 MiB with a long content", () => {
+  it("is judged by its path at observe, as at enforce", async () => {
+    const byLevel = {} as Record<(typeof LEVELS)[number], Array<Msg | undefined>>;
+    for (const level of LEVELS) {
+      const b = box();
+      const c = start(b, level);
+      await c.initialize();
+      const content = "a".repeat(17 * MiB);
+      // The path after the content: kept whole however much text came before it.
+      c.call(1, "write_file", { content, path: join(b.home, ".ssh", "authorized_keys") });
+      await c.answer(1);
+      c.call(2, "write_file", { path: join(b.project, "ok.txt"), content });
+      await c.answer(2);
+      expect(await c.close()).toBe(0);
+      byLevel[level] = [decisionOf(b, 1), decisionOf(b, 2)];
+    }
+    expect(byLevel.observe[0]).toMatchObject({
+      verdict: "deny",
+      rule: expect.stringMatching(/^paths\.deny /),
+    });
+    expect(byLevel.observe).toEqual(byLevel.enforce);
+    expect(byLevel.observe[1]).toBeUndefined(); // allowed: no record
   }, 120_000);
 });
