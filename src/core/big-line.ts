@@ -18,7 +18,7 @@ export interface BigLineOptions {
   keepChars: number;
   /** Characters of text past which deep arrays and objects keep no more elements (structure-cut.ts). */
   keepText: number;
-  /** Where the structure cut starts (structure-cut.ts). */
+  /** Where the structure cut starts and what it counts (structure-cut.ts). */
   structure?: StructureCutOptions;
   /**
    * Test the whole text, cut parts included, the way looksLikeJudgedCall does (a client line that
@@ -35,6 +35,8 @@ export interface FrameCut {
   containers: number;
   /** Characters of JSON text dropped, by both. */
   chars: number;
+  /** Structure was cut before the content scan's budget was used up (structure-cut.ts). */
+  beforeScan?: true;
 }
 
 export interface BigFrame {
@@ -141,6 +143,7 @@ export class BigLine {
         strings: shortened.cut?.strings ?? 0,
         containers: dropped?.containers ?? 0,
         chars: (shortened.cut?.chars ?? 0) + (dropped?.chars ?? 0),
+        ...(dropped?.beforeScan ? { beforeScan: true as const } : {}),
       };
     return frame;
   }

@@ -15,7 +15,7 @@
  *   missing their later members, never in a message's own members (`id`, `method`, `params`,
  *   `result`, `error`...) or in the members of `params`, `result` or `error` themselves.
  */
-import { isSpace } from "./json-chars.js";
+import { isHex, isSpace } from "./json-chars.js";
 import { JsonTail } from "./json-tail.js";
 import { QuoteFinder } from "./quote-finder.js";
 
@@ -24,9 +24,25 @@ export interface StructureCutCount {
   containers: number;
   /** Characters of JSON text dropped from them. */
   chars: number;
+  /**
+   * With a scan budget: something was cut while a message's scanned text was still within it
+   * (the other-text budget ran out first), so the scan may miss text it would have read.
+   */
+  beforeScan?: true;
 }
 
-/** Where the cut starts. */
+/**
+ * Where and by what the cut starts.
+ *
+ * Without `scan`, once the kept text passes `budget` characters. With `scan`, once a message's
+ * text as the content scan counts it (taint/observe.ts responseWindows: string values, not member
+ * names, in the message's `result` and `error`, at most `scan.depth` levels down, each one
+ * character more than its length) passes `scan.chars` (inside `result` or `error`, that
+ * member's text alone, since the scan reads `result` first wherever it stands), so that the cut
+ * never drops what the scan reads; and, to bound memory when little of a frame is such text, once the rest of the
+ * kept text passes `budget` (then the cut is said to come `beforeScan`). Escapes count 0 towards
+ * the scan's measure, so it never counts more than the scan would.
+ */
 export interface StructureCutOptions {
   /**
    * Levels below a message whose arrays and objects keep every element: 2 keeps the message's
@@ -34,6 +50,7 @@ export interface StructureCutOptions {
    * `arguments`). Default 2.
    */
   keepLevels?: number;
+  scan?: { chars: number; depth: number };
 }
 
 const ARRAY = 0;
@@ -42,6 +59,10 @@ const OBJECT = 1;
 const STRUCTURE = /["[\]{},]/g;
 /** Characters looked at one by one before STRUCTURE searches. */
 const NEAR = 16;
+/** A message-level member name longer than this is neither `result` nor `error`. */
+const NAME_CHARS = 8;
+/** A message-level member name that is neither (too long, or spelled with an escape). */
+const OTHER_NAME = "\u0000";
 
 export class JsonStructureCutter {
   private readonly parts: string[] = [];
@@ -59,8 +80,23 @@ export class JsonStructureCutter {
   private readonly count: StructureCutCount = { containers: 0, chars: 0 };
   /** Where a kept string may end: the kept text is checked by JSON.parse, so only that. */
   private readonly special = new QuoteFinder();
-
   private readonly keepLevels: number;
+  private readonly scan: { chars: number; depth: number } | undefined;
+  /** The scan's measure of the current message so far (only with `scan`). */
+  private scanned = 0;
+  /** The scan's measure over the whole line, so that the rest of the kept text can be told. */
+  private scannedAll = 0;
+  /** The current message-level member, when it is `result` or `error` (spelled so, no escapes). */
+  private member: "result" | "error" | null = null;
+  /** What each of those members added to `scanned`: a repeated one replaces the first. */
+  private memberScanned = { result: 0, error: 0 };
+  /** The current string: counted for the scan, or a message-level member name being read. */
+  private counting = false;
+  private name: string | null = null;
+  /** The counted string has a character the scan reads (escapes included). */
+  private nonEmpty = false;
+  /** Hex digits of a `\u` escape still to come in a counted string (they count 0). */
+  private hexLeft = 0;
 
   constructor(
     private readonly budget: number,
@@ -70,6 +106,7 @@ export class JsonStructureCutter {
     this.keepLevels = options.keepLevels ?? 2;
     if (!(this.keepLevels >= 1))
       throw new RangeError(`expected keepLevels to be at least 1, got ${this.keepLevels}`);
+    this.scan = options.scan;
   }
 
   /** How deep a message sits: 1, or 2 inside a batch. */
@@ -121,13 +158,16 @@ export class JsonStructureCutter {
       const c = piece.charCodeAt(i);
       if (c === 0x22 /* " */) {
         this.inString = true;
+        if (this.scan) this.startString();
         this.last = c;
       } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
         if (this.open.length === 0) this.batch = c === 0x5b;
         this.open.push(c === 0x5b ? ARRAY : OBJECT);
+        if (this.open.length === this.base) this.startMessage();
         this.last = c;
       } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
         this.open.pop();
+        if (this.open.length < this.base) this.member = null;
         this.last = c;
       } else if (c === 0x2c /* , */ && this.dropsAfter(this.kept + i - from)) {
         this.parts.push(piece.slice(from, i));
@@ -151,23 +191,94 @@ export class JsonStructureCutter {
    * would leave `[]`, which is.
    */
   private dropsAfter(kept: number): boolean {
-    if (kept <= this.budget) return false;
+    const overScan = this.scan !== undefined && this.scannedOf() > this.scan.chars;
+    const overRest = kept - this.scannedAll > this.budget;
+    if (!overScan && !overRest) return false;
     if (this.last === 0x5b || this.last === 0x7b) return false;
     // A message is depth 1 (2 in a batch); its members' values are one deeper, and their members
     // are kept too (and theirs, with keepLevels 3): what can go is inside those.
-    return this.open.length >= this.base + this.keepLevels;
+    if (this.open.length < this.base + this.keepLevels) return false;
+    if (this.scan && !overScan) this.count.beforeScan = true;
+    return true;
+  }
+
+  /**
+   * The scan's measure that decides a cut here: inside `result` or `error`, that member's alone
+   * (the scan reads `result` first wherever it stands, so `error` before it must not use up its
+   * share); elsewhere, the message's.
+   */
+  private scannedOf(): number {
+    return this.member === null ? this.scanned : this.memberScanned[this.member];
+  }
+
+  private startMessage(): void {
+    this.scanned = 0;
+    this.member = null;
+    this.memberScanned = { result: 0, error: 0 };
+  }
+
+  /** A string begins: a message-level member name is read; a value the scan reads is counted. */
+  private startString(): void {
+    const depth = this.open.length;
+    const isName = this.open[depth - 1] === OBJECT && (this.last === 0x7b || this.last === 0x2c);
+    this.name = isName && depth === this.base ? "" : null;
+    const scan = this.scan as { depth: number };
+    this.counting = !isName && this.member !== null && depth - this.base <= scan.depth;
+    this.nonEmpty = false;
+  }
+
+  /** A string ends: a member name takes effect; a counted value adds its separator. */
+  private endString(): void {
+    // The scan puts a line break after each string it reads, and reads nothing of an empty one.
+    if (this.counting && this.nonEmpty) this.addScanned(1);
+    else if (this.name !== null) {
+      const m = this.name === "result" || this.name === "error" ? this.name : null;
+      // JSON.parse keeps the last of repeated members: only that one is scanned.
+      if (m !== null) {
+        this.scanned -= this.memberScanned[m];
+        this.scannedAll -= this.memberScanned[m];
+        this.memberScanned[m] = 0;
+      }
+      this.member = m;
+      this.name = null;
+    }
+    this.counting = false;
+  }
+
+  private addScanned(n: number): void {
+    this.scanned += n;
+    this.scannedAll += n;
+    if (this.member !== null) this.memberScanned[this.member] += n;
   }
 
   /** Characters of a kept string from `i`; returns the index after those read. */
   private stringChars(piece: string, i: number): number {
     if (this.escaped) {
       this.escaped = false;
+      if (this.name !== null) this.name = OTHER_NAME; // spelled with an escape: not counted
+      if (this.counting) {
+        this.nonEmpty = true;
+        if (piece.charCodeAt(i) === 0x75 /* u */) this.hexLeft = 4;
+      }
       return i + 1;
     }
+    if (this.hexLeft > 0) {
+      this.hexLeft--;
+      // Not JSON (`\u"`): the fault is in the kept text, and the quote is read as a quote.
+      if (isHex(piece.charCodeAt(i))) return i + 1;
+      this.hexLeft = 0;
+    }
     const j = this.special.next(i);
+    if (this.counting) {
+      this.addScanned(j - i);
+      this.nonEmpty ||= j > i;
+    } else if (this.name !== null && this.name !== OTHER_NAME)
+      this.name = this.name.length + (j - i) <= NAME_CHARS ? this.name + piece.slice(i, j) : OTHER_NAME;
     if (j === piece.length) return j;
-    if (piece.charCodeAt(j) === 0x22) this.inString = false;
-    else this.escaped = true;
+    if (piece.charCodeAt(j) === 0x22) {
+      this.inString = false;
+      if (this.scan) this.endString();
+    } else this.escaped = true;
     return j + 1;
   }
 

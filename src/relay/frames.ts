@@ -14,7 +14,7 @@ import { Correlator } from "./correlate.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import { SessionFacts } from "./handshake.js";
 import { Lane } from "./lane.js";
-import { BacklogHold, BIG_CLIENT_LINES, BIG_LINES, OwnLines } from "./pass-through.js";
+import { BacklogHold, BIG_CLIENT_LINES, BIG_SERVER_LINES, OwnLines } from "./pass-through.js";
 import { ServerSide } from "./server-side.js";
 import type { RelayLog, RelayStats } from "./types.js";
 
@@ -92,7 +92,7 @@ export class LocalFrames implements Frames {
     this.bigToClientSide = passThrough ? this.toClientSide : undefined;
     this.bigToServerSide = passThrough ? this.toServerSide : undefined;
     this.c2s = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_CLIENT_LINES : undefined);
-    this.s2c = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_LINES : undefined);
+    this.s2c = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_SERVER_LINES : undefined);
     const facts = new SessionFacts(record);
     const shared = passThrough ? new Lane(d.onError) : undefined;
     this.own = shared && !d.ownLine ? new OwnLines(this.s2c, d.toClient) : undefined;

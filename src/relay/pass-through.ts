@@ -38,6 +38,26 @@ export const BIG_CLIENT_LINES: BigLineOptions & { after: number } = {
   watchCalls: true,
 };
 
+/** How deep the content scan walks an answer's result (taint/observe.ts MAX_DEPTH). */
+const SCANNED_DEPTH = 16;
+/**
+ * The scan's windows can take a line break more each than SCANNED_CHARS counts: a margin, so
+ * the cut never comes before the scan's last characters.
+ */
+const SCAN_SLACK = 1024;
+
+/**
+ * Server lines. Deep structure is cut once a message holds as much text as the content scan
+ * reads, counted as the scan counts it (string values of `result` and `error`), so the scan reads
+ * at observe what it reads at enforce; or, to bound memory, once twice that much other text is
+ * kept (keys, numbers, other members), and then the `frame-cut` says the cut came first.
+ */
+export const BIG_SERVER_LINES: BigLineOptions & { after: number } = {
+  ...BIG_LINES,
+  keepText: 2 * SCANNED_CHARS,
+  structure: { scan: { chars: SCANNED_CHARS + SCAN_SLACK, depth: SCANNED_DEPTH } },
+};
+
 /** Frames waiting to be recorded before both sources are paused. */
 const MAX_UNRECORDED_FRAMES = 256;
 
