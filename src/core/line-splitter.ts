@@ -97,7 +97,10 @@ export class LineSplitter {
         this.big = null;
         return false;
       }
-      if (this.big === null && emitBig && this.bigLines && this.pendingBytes > this.bigLines.after) {
+      // A CR ending the chunk may be the first half of a CRLF terminator: not part of the frame,
+      // so a frame of exactly `after` bytes whose CR came before its LF is still kept whole.
+      const frameBytes = this.pendingBytes - (chunk[chunk.length - 1] === CR ? 1 : 0);
+      if (this.big === null && emitBig && this.bigLines && frameBytes > this.bigLines.after) {
         this.big = new BigLine(this.bigLines);
         for (const piece of this.pending) this.big.add(piece);
         this.pending = [];
