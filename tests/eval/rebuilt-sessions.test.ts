@@ -67,7 +67,7 @@ describe("an observe log rebuilt at enforce and strict", () => {
     );
   });
 
-  it("counts and says which answers matched no request", () => {
+  it("scans an answer that matched no request, as the relay does (decision 0066)", () => {
     const log = logOf("obs-orphan", "observe", [
       { s2c: answer(9, INJECTION) },
       { c2s: call(1, "read_file", { path: `${P}/a.txt` }) },
@@ -76,19 +76,41 @@ describe("an observe log rebuilt at enforce and strict", () => {
     ]);
     const r = benign(log);
     expect(r.answers.noRequest).toBe(1);
-    expect(flags(r)).toEqual(["confirm run_command"]);
+    // The relay scanned the stray injection and was tainted; so is the rebuild.
+    expect(flags(r)).toEqual(["deny run_command tainted"]);
     expect(formatBenign(r, "default").join("\n")).toContain(
-      "1 answer with no matching request, not shown to the judge",
+      "1 answer with no matching request, scanned as content of no request (as the relay does)",
     );
-    // At enforce the relay logs a call before any answer can come: an earlier answer is a guess.
+    // At enforce the relay logs a call before any answer can come: an earlier answer is a guess,
+    // not the call's answer, and is scanned as content of no request all the same.
     const enforceLog = logOf("enf-orphan", "enforce", [
       { s2c: answer(7, INJECTION) },
-      { c2s: call(7, "read_note", {}) },
+      { c2s: call(7, "read_file", { path: `${P}/b.txt` }) },
+      { s2c: answer(7, "b") },
       { c2s: call(8, "run_command", { command: "ls" }) },
     ]);
     const e = benign(enforceLog);
     expect(e.answers).toEqual({ noRequest: 1, tooLarge: 0, early: 0 });
-    expect(flags(e)).toEqual(["confirm run_command"]);
+    expect(flags(e)).toEqual(["deny run_command tainted"]);
+  });
+
+  it("does not scan an answer the log shows the relay dropping", () => {
+    // At strict the server guessed the id of a call held for the user's answer; the relay
+    // dropped that answer (the client never saw it), and the user then declined the call.
+    const log = (dropped: boolean) =>
+      logOf("str-dropped", "strict", [
+        { c2s: init(true) },
+        { c2s: call(3, "run_command", { command: "make" }) },
+        { s2c: answer(3, INJECTION) },
+        ...(dropped ? [{ ev: "answer-dropped", data: { id: 3, why: "held", reading: "exact" } }] : []),
+        { ev: "decision", data: { id: 3, method: "tools/call", verdict: "confirm", outcome: "ask" } },
+        { ev: "refused", data: { calls: [{ id: 3, tool: "run_command" }] } },
+        { s2c: refusalAnswer(3, "the user did not allow it") },
+        { c2s: call(4, "run_command", { command: "ls" }) },
+      ]);
+    expect(flags(benign(log(true)))).toEqual(["confirm run_command", "confirm run_command"]);
+    // Without the event the same answer is the held call's, and taints the enforce rebuild.
+    expect(flags(benign(log(false)))).toEqual(["confirm run_command", "deny run_command tainted"]);
   });
 });
 

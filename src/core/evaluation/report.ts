@@ -115,7 +115,7 @@ function notJudged(b: BenignReport): string[] {
     );
   if (answers.noRequest > 0)
     out.push(
-      `  ${plural(answers.noRequest, "answer", "answers")} with no matching request, not shown to the judge`,
+      `  ${plural(answers.noRequest, "answer", "answers")} with no matching request, scanned as content of no request (as the relay does)`,
     );
   if (answers.early > 0)
     out.push(

@@ -2,7 +2,9 @@
 // Every judged call is judged again by a fresh session judge per level; an answer reaches a
 // level's judge (and may taint it) only when that level would have sent the call to the server.
 // An answer the log shows effectgate writing (a refusal, a pin refusal, a batch refused whole)
-// is effectgate's text, not the tool's, and reaches no judge.
+// is effectgate's text, not the tool's, and reaches no judge. An answer to no request is
+// scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
+// unless the log shows the relay dropping it (`answer-dropped`).
 import { JUDGED_METHODS } from "../gate.js";
 import { outcomeFor, type Outcome } from "../levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
@@ -51,6 +53,20 @@ interface Sent {
 
 type Answer = Record<string, unknown>;
 
+/** Stands for the request of an answer that answers none, as in the relay (decision 0066). */
+const NO_REQUEST = { method: "(no request)", params: undefined };
+
+/**
+ * A server answer read from the log, settled at the next record that is not an event: an
+ * `answer-dropped` event right after its frame says the client never got it.
+ */
+interface Heard {
+  key: string;
+  body: Answer;
+  /** The call it answers; none: an answer to no request. */
+  sent?: Sent;
+}
+
 export class SessionRebuild {
   private readonly judges: Record<RebuiltLevel, SessionJudgeApi>;
   private readonly pending = new Map<string, Sent>();
@@ -58,6 +74,7 @@ export class SessionRebuild {
   private readonly early = new Map<string, Answer>();
   /** Early answers whose call the next client frame turned out to be, delivered after its events. */
   private claimed: { sent: Sent; body: Answer }[] = [];
+  private heard: Heard[] = [];
   private frames = 0;
   private canAsk = false;
 
@@ -72,7 +89,10 @@ export class SessionRebuild {
 
   add(file: string, line: number, r: RecordLike): void {
     // A call's own events (decision, pin, refused) follow its frame: they are read first.
-    if (r.type !== "event") this.deliverClaimed();
+    if (r.type !== "event") {
+      this.settleHeard();
+      this.deliverClaimed();
+    }
     if (r.type === "event") return this.event(r);
     if (r.type !== "frame") return;
     if (r.dir === "c2s") this.clientFrame(file, line, r);
@@ -80,9 +100,9 @@ export class SessionRebuild {
   }
 
   finish(): void {
+    this.settleHeard();
     this.deliverClaimed();
-    this.counts.answers.noRequest += this.early.size;
-    this.early.clear();
+    this.unclaimed();
   }
 
   private clientFrame(file: string, line: number, r: FrameLike): void {
@@ -201,8 +221,41 @@ export class SessionRebuild {
       this.pending.delete(key);
       this.claimed.push({ sent, body });
     }
-    this.counts.answers.noRequest += this.early.size;
+    this.unclaimed();
+  }
+
+  /** Early answers no client frame claimed: answers to no request. */
+  private unclaimed(): void {
+    for (const body of this.early.values()) this.answerToNothing(body);
     this.early.clear();
+  }
+
+  private answerToNothing(body: Answer): void {
+    this.counts.answers.noRequest += 1;
+    for (const level of LEVELS) this.judges[level].observe(NO_REQUEST, body);
+  }
+
+  private settleHeard(): void {
+    for (const h of this.heard) {
+      if (h.sent) this.deliver(h.sent, h.body);
+      else if (this.opts.passThrough) {
+        // At observe its call may still be crossing: the next client frame may claim it.
+        const earlier = this.early.get(h.key);
+        if (earlier !== undefined) this.answerToNothing(earlier);
+        this.early.set(h.key, h.body);
+      } else this.answerToNothing(h.body);
+    }
+    this.heard = [];
+  }
+
+  /** The relay dropped this answer (a guess at a held or refused call's id): nobody read it. */
+  private dropped(id: JsonRpcId): void {
+    const key = idKey("c2s", id);
+    const i = this.heard.findIndex((h) => h.key === key);
+    if (i < 0) return;
+    const [h] = this.heard.splice(i, 1);
+    // The call it pretended to answer is still waiting for the server's real answer.
+    if (h?.sent && !this.pending.has(key)) this.pending.set(key, h.sent);
   }
 
   private deliverClaimed(): void {
@@ -223,15 +276,8 @@ export class SessionRebuild {
       if (m.kind !== "response") continue;
       const key = idKey("c2s", m.id);
       const sent = this.pending.get(key);
-      if (sent) {
-        this.pending.delete(key);
-        this.deliver(sent, m.body);
-      } else if (this.opts.passThrough) {
-        if (this.early.has(key)) this.counts.answers.noRequest += 1;
-        this.early.set(key, m.body);
-      } else {
-        this.counts.answers.noRequest += 1;
-      }
+      this.pending.delete(key);
+      this.heard.push({ key, body: m.body, ...(sent ? { sent } : {}) });
     }
   }
 
@@ -271,6 +317,11 @@ export class SessionRebuild {
       case "pin": {
         const id = decisionId(d["id"]);
         if (d["kind"] === "call" && id !== undefined) this.stop(id);
+        return;
+      }
+      case "answer-dropped": {
+        const id = decisionId(d["id"]);
+        if (id !== undefined) this.dropped(id);
         return;
       }
     }
