@@ -173,9 +173,14 @@ export function createFsResolver(options: FsResolverOptions = {}): FsResolver {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 1024;
   const realpath = memo((p) => resolveFrom(p, 0), ttl, now, maxEntries);
+  // A policy's anchors, kept for the TTL even when told to forget (PathResolver.anchorRealpath):
+  // without this, every write or command let through made the next decision ask the disk about
+  // each of the default policy's forty-odd protected folders again (2-3 ms a call).
+  const anchorRealpath = memo((p) => resolveFrom(p, 0), ttl, now, maxEntries);
   const hasOtherNames = memo(sharesContents, ttl, now, maxEntries);
   return {
     realpath: realpath.lookup,
+    anchorRealpath: anchorRealpath.lookup,
     hasOtherNames: hasOtherNames.lookup,
     isFolder: isExistingFolder,
     unicodeEquivalent: unicodeEquivalentPath,

@@ -89,6 +89,35 @@ describe("createFsResolver", () => {
     t = 1000;
     expect(r.realpath(p)).toBe(join(root, "elsewhere"));
   });
+
+  it("forgets paths when told, but keeps a policy anchor's answer for its lifetime", () => {
+    let t = 0;
+    const r = createFsResolver({ ttlMs: 1000, now: () => t });
+    const p = join(root, "home", "moved");
+    expect(r.realpath(p)).toBe(p);
+    expect(r.anchorRealpath?.(p)).toBe(p);
+    mkdirSync(join(root, "elsewhere"));
+    symlinkSync(join(root, "elsewhere"), p);
+    r.forget();
+    // A path a call names is asked afresh after a call that may have changed files (0012)...
+    expect(r.realpath(p)).toBe(join(root, "elsewhere"));
+    // ...an anchor is not: moving it needs a call the anchor's own pattern refuses.
+    expect(r.anchorRealpath?.(p)).toBe(p);
+    t = 1000;
+    expect(r.anchorRealpath?.(p)).toBe(join(root, "elsewhere"));
+  });
+
+  it("patterns ask the resolver about their anchor as an anchor", () => {
+    const asked: string[] = [];
+    const profile = { ...currentProfile(root), platform: "linux" as const, home: join(root, "home") };
+    const p = compilePathPattern("~/.ssh/**", profile);
+    const resolver = {
+      realpath: (x: string) => (asked.push(`path ${x}`), x),
+      anchorRealpath: (x: string) => (asked.push(`anchor ${x}`), join(root, "keys")),
+    };
+    expect(p.ok && p.pattern.test(join(root, "keys", "id_rsa"), resolver)).toBe(true);
+    expect(asked).toEqual([`anchor ${join(root, "home", ".ssh")}`]);
+  });
 });
 
 describe("canonicalise + patterns with the real resolver", () => {

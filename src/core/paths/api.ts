@@ -24,6 +24,14 @@ export interface PathResolver {
    */
   realpath(absolute: string): string | undefined;
   /**
+   * `realpath` for the anchor of a policy pattern (`~/.ssh` of `~/.ssh/**`). It may keep its
+   * answers when the resolver is told to forget: no call the policy lets through can move an
+   * anchor without writing the anchor or a folder above it, which its own pattern refuses, or
+   * without running code, which could write below the anchor anyway (decision 0012). Optional:
+   * without it, anchors are asked like any path.
+   */
+  anchorRealpath?(absolute: string): string | undefined;
+  /**
    * Whether `absolute` is an existing regular file that also has other names (hard links, a link
    * count above 1): writing it changes every name. False when missing or a folder. Optional: a
    * resolver without it (offline checks) cannot see hard links.

@@ -249,7 +249,7 @@ function anchoredPattern(
   const realAnchor = (resolver: PathResolver | undefined): PreparedPath | undefined => {
     if (!resolver) return undefined;
     // No NFC step for darwin here: splitPath folds each name, which normalises it.
-    const real = resolver.realpath(anchor);
+    const real = resolver.anchorRealpath ? resolver.anchorRealpath(anchor) : resolver.realpath(anchor);
     if (real === undefined || real === anchor) return undefined;
     if (realMemo?.real !== real) realMemo = { real, prepared: splitPath(real, platform) };
     return realMemo.prepared;
