@@ -35,20 +35,34 @@ function realExisting(p: string): string {
 
 function isLink(p: string): boolean {
   try {
-    return lstatSync(p).isSymbolicLink();
+    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether anything (a dangling link included) is at `p`. Asked before realpath, which would fail
+ * exactly when this is false, because most paths a call names do not exist yet and a thrown
+ * ENOENT costs far more than the answer (the soak spent more time building Errors than asking).
+ */
+function present(p: string): boolean {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, EACCES: realpath fails on these as well
   }
 }
 
 /** Real path over the longest existing prefix; a dangling link in the way is followed to its target. */
 function resolveFrom(absolute: string, hops: number): string | undefined {
   if (hops > MAX_HOPS) return undefined; // a link loop: nothing sensible to say
-  try {
-    return realExisting(absolute);
-  } catch {
-    // Walk up until something exists.
-  }
+  if (present(absolute))
+    try {
+      return realExisting(absolute);
+    } catch {
+      // A dangling link or a loop: walk up until something exists.
+    }
   const tail: string[] = [];
   let head = absolute;
   let realHead: string | undefined;
@@ -57,6 +71,7 @@ function resolveFrom(absolute: string, hops: number): string | undefined {
     if (parent === head) return undefined; // not even the root resolves
     tail.unshift(basename(head));
     head = parent;
+    if (!present(head)) continue;
     try {
       realHead = realExisting(head);
     } catch {
@@ -80,8 +95,8 @@ function resolveFrom(absolute: string, hops: number): string | undefined {
 /** A regular file with a link count above 1: another name (a hard link) shares its contents. */
 function sharesContents(absolute: string): boolean {
   try {
-    const st = statSync(absolute);
-    return st.isFile() && st.nlink > 1;
+    const st = statSync(absolute, { throwIfNoEntry: false });
+    return st !== undefined && st.isFile() && st.nlink > 1;
   } catch {
     return false; // missing (a write creates it with one name) or unreadable metadata
   }
@@ -90,7 +105,7 @@ function sharesContents(absolute: string): boolean {
 /** An existing folder, links followed: the kernel can take `..` from it. Asked afresh each time. */
 export function isExistingFolder(absolute: string): boolean {
   try {
-    return statSync(absolute).isDirectory();
+    return statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
@@ -115,7 +130,7 @@ export function unicodeEquivalentPath(absolute: string): string | undefined {
   for (; i < names.length; i++) {
     const name = names[i] as string;
     const exact = join(current, name);
-    if (entryExists(exact)) {
+    if (present(exact)) {
       current = exact;
       continue;
     }
@@ -132,15 +147,6 @@ export function unicodeEquivalentPath(absolute: string): string | undefined {
     changed = true;
   }
   return changed ? join(current, ...names.slice(i)) : undefined;
-}
-
-function entryExists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Short-lived answers per path, dropped wholesale when the table is full or told to forget. */
