@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Eol } from "./line-splitter.js";
-import { JudgedCallWatch } from "./jsonrpc.js";
+import { JudgedCallWatch } from "./judged-call-text.js";
 import { JsonStringCutter } from "./string-cut.js";
 import { JsonStructureCutter, type StructureCutOptions } from "./structure-cut.js";
 

@@ -8,14 +8,9 @@
  * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.js";
-import {
-  ambiguousJudgedMethod,
-  classify,
-  foldedKeyProblem,
-  isModernRequest,
-  isRecord,
-  type Classified,
-} from "../core/jsonrpc.js";
+import { classify, isModernRequest, isRecord, type Classified } from "../core/jsonrpc.js";
+import { ambiguousJudgedMethod } from "../core/judged-call-text.js";
+import { foldedKeyProblem } from "../core/folded-members.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../core/refusal-frame.js";
 import { parseStrictJson } from "../core/strict-json.js";

@@ -9,10 +9,10 @@ import {
   isModernRequest,
   isRoundedIntegerId,
   isValidId,
-  messageIdSpellings,
   paramsProblem,
   type Classified,
 } from "../core/jsonrpc.js";
+import { messageIdSpellings } from "../core/answer-readings.js";
 import type { RefusalMember } from "../core/refusal-frame.js";
 import type { JsonRpcId } from "../core/types.js";
 

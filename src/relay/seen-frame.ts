@@ -5,7 +5,8 @@
  */
 import type { BigFrame } from "../core/big-line.js";
 import { JUDGED_METHODS } from "../core/gate.js";
-import { isRecord, looksLikeJudgedCall } from "../core/jsonrpc.js";
+import { isRecord } from "../core/jsonrpc.js";
+import { looksLikeJudgedCall } from "../core/judged-call-text.js";
 import { BIG_LINES } from "./pass-through.js";
 import type { Frame } from "../core/line-splitter.js";
 import { looksNonJson, type RelayLog } from "./types.js";

@@ -9,14 +9,8 @@
  * call the client sent after reading it is judged.
  */
 import type { Gate, JudgeContext } from "../core/gate.js";
-import {
-  answerReadings,
-  classify,
-  isRecord,
-  isValidId,
-  type AnswerReading,
-  type Classified,
-} from "../core/jsonrpc.js";
+import { classify, isRecord, isValidId, type Classified } from "../core/jsonrpc.js";
+import { answerReadings, type AnswerReading } from "../core/answer-readings.js";
 import { parsePythonJson } from "../core/lenient-json.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
 import type { JsonRpcId } from "../core/types.js";

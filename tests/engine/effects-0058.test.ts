@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractEffects } from "../../src/core/effects/extract.js";
 import { containerTest } from "../../src/core/effects/containers.js";
-import { looksLikeJudgedCall } from "../../src/core/jsonrpc.js";
+import { looksLikeJudgedCall } from "../../src/core/judged-call-text.js";
 import { call, judgeOf } from "./helpers.js";
 
 // docs/decisions/0058-line-breaks-outputs-and-remote-paths.md: paths with line breaks, paths a

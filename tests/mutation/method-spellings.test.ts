@@ -1,7 +1,7 @@
 // Every spelling of a message-level `method` in a frame, duplicates included: the relay judges a
 // frame with duplicate keys by all of them, so each branch of the scanner is pinned here.
 import { describe, expect, it } from "vitest";
-import { ambiguousJudgedMethod, methodSpellings } from "../../src/core/jsonrpc.js";
+import { ambiguousJudgedMethod, methodSpellings } from "../../src/core/judged-call-text.js";
 
 describe("methodSpellings", () => {
   it("reads message-level method keys only, in order, duplicates included", () => {

@@ -5,7 +5,8 @@ import type { LogEntry, RecordLike } from "../../src/core/replay/entries.js";
 import { formatFile, formatItem, formatSession } from "../../src/core/replay/format.js";
 import { classify, failureOf, firstText, idKey, parseFrame, toolOf } from "../../src/core/replay/messages.js";
 import { newSummary, noteHandshake } from "../../src/core/replay/summary.js";
-import { buildTranscript, type ReplaySession } from "../../src/core/replay/transcript.js";
+import type { ReplaySession } from "../../src/core/replay/replay-item.js";
+import { buildTranscript } from "../../src/core/replay/transcript.js";
 
 const T0 = Date.parse("2026-11-02T09:00:00.000Z");
 const at = (ms: number) => new Date(T0 + ms).toISOString();

@@ -1,7 +1,7 @@
 // methodSpellings on valid JSON that is not an ordinary message: a bare string, a list of strings,
 // and whitespace of every kind between a "method" key and its value.
 import { describe, expect, it } from "vitest";
-import { methodSpellings } from "../../src/core/jsonrpc.js";
+import { methodSpellings } from "../../src/core/judged-call-text.js";
 
 describe("methodSpellings", () => {
   it("finds no method in a bare string or a list of strings", () => {

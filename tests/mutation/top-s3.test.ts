@@ -3,7 +3,7 @@
 // shims recognised only by their last path segment.
 import { describe, expect, it } from "vitest";
 import { resolveCommand, type ResolveInput } from "../../src/core/command-resolve.js";
-import { looksLikeJudgedCall, methodSpellings } from "../../src/core/jsonrpc.js";
+import { looksLikeJudgedCall, methodSpellings } from "../../src/core/judged-call-text.js";
 
 describe("looksLikeJudgedCall", () => {
   it("sees prompts/get through an escaped slash, as it does tools/call and resources/read", () => {

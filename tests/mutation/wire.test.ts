@@ -3,14 +3,8 @@
 // loose, so that Stryker's mutants of these files have something to fail.
 import { describe, expect, it } from "vitest";
 import { canonicalHash, canonicalJson, sha256Hex } from "../../src/core/jcs.js";
-import {
-  classify,
-  isModernRequest,
-  isRecord,
-  isValidId,
-  looksLikeJudgedCall,
-  paramsProblem,
-} from "../../src/core/jsonrpc.js";
+import { classify, isModernRequest, isRecord, isValidId, paramsProblem } from "../../src/core/jsonrpc.js";
+import { looksLikeJudgedCall } from "../../src/core/judged-call-text.js";
 import { outcomeFor, parseLevel } from "../../src/core/levels.js";
 import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../../src/core/line-splitter.js";
 import { batchRefusalFrame, refusalMessage } from "../../src/core/refusal-frame.js";

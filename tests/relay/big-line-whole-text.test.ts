@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BigLine } from "../../src/core/big-line.js";
-import { JudgedCallWatch, looksLikeJudgedCall } from "../../src/core/jsonrpc.js";
+import { JudgedCallWatch, looksLikeJudgedCall } from "../../src/core/judged-call-text.js";
 import { inPieces } from "../engine/json-cut.js";
 import { cut } from "./cut.js";
 

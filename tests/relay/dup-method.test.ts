@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ambiguousJudgedMethod, methodSpellings } from "../../src/core/jsonrpc.js";
+import { ambiguousJudgedMethod, methodSpellings } from "../../src/core/judged-call-text.js";
 import { DoubleGate } from "./gate-double.js";
 import { fixture, startRelay, tempDir } from "./helpers.js";
 

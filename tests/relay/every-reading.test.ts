@@ -1,14 +1,10 @@
 // Unit tests for reading a frame every way a real peer may (docs/decisions/0063): Python's NaN,
 // Go's case-insensitive member names, pydantic's lax ids, ids past 2^53.
 import { describe, expect, it } from "vitest";
-import {
-  answerReadings,
-  classify,
-  foldedKeyProblem,
-  isRoundedIntegerId,
-  messageIdSpellings,
-  methodSpellings,
-} from "../../src/core/jsonrpc.js";
+import { classify, isRoundedIntegerId } from "../../src/core/jsonrpc.js";
+import { answerReadings, messageIdSpellings } from "../../src/core/answer-readings.js";
+import { foldedKeyProblem } from "../../src/core/folded-members.js";
+import { methodSpellings } from "../../src/core/judged-call-text.js";
 import { foldKey, foldVariants } from "../../src/core/key-fold.js";
 import { parsePythonJson } from "../../src/core/lenient-json.js";
 import { pinTool } from "../../src/core/pins/pin.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classify, isModernRequest, looksLikeJudgedCall, paramsProblem } from "../../src/core/jsonrpc.js";
+import { classify, isModernRequest, paramsProblem } from "../../src/core/jsonrpc.js";
+import { looksLikeJudgedCall } from "../../src/core/judged-call-text.js";
 import { batchRefusalFrame, refusalFrame } from "../../src/core/refusal-frame.js";
 
 describe("classify", () => {

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LogEntry, RecordLike } from "../../src/core/replay/entries.js";
 import { formatItem } from "../../src/core/replay/format.js";
-import { buildTranscript, type ReplaySession } from "../../src/core/replay/transcript.js";
+import type { ReplaySession } from "../../src/core/replay/replay-item.js";
+import { buildTranscript } from "../../src/core/replay/transcript.js";
 import { CLI, RawClient, sandbox } from "../e2e/harness.js";
 
 const GUESSING_SERVER = join(import.meta.dirname, "fixtures", "guessing-server.mjs");

@@ -4,15 +4,8 @@
 // and ill-formed params all make a call unjudgeable, which the relay refuses at enforce. Eval
 // judges what the relay judged, so that its numbers say what enforce and strict would have done.
 import { JUDGED_METHODS } from "../gate.js";
-import {
-  ambiguousJudgedMethod,
-  classify,
-  isModernRequest,
-  isValidId,
-  looksLikeJudgedCall,
-  paramsProblem,
-  type Classified,
-} from "../jsonrpc.js";
+import { classify, isModernRequest, isValidId, paramsProblem, type Classified } from "../jsonrpc.js";
+import { ambiguousJudgedMethod, looksLikeJudgedCall } from "../judged-call-text.js";
 import { idFromText } from "../replay/logged-frames.js";
 import { parseStrictJson } from "../strict-json.js";
 import type { JsonRpcId } from "../types.js";

@@ -2,7 +2,7 @@
 // supplied goes through escapeForTerminal; only effectgate's own words are printed as they are.
 import { clip, escapeForTerminal as esc } from "./escape.js";
 import type { SummaryJson } from "./summary.js";
-import type { ReplayItem, ReplaySession } from "./transcript.js";
+import type { ReplayItem, ReplaySession } from "./replay-item.js";
 
 const DETAIL_MAX = 200;
 

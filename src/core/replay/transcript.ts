@@ -2,62 +2,11 @@
 // plus a summary per session. Pure and deterministic: the same entries give the same transcript.
 import type { JsonRpcId } from "../types.js";
 import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike } from "./entries.js";
-import { decisionId, headFacts, loggedText, refusedCalls, REFUSING_OUTCOMES } from "./logged-frames.js";
+import { headFacts, loggedText } from "./logged-frames.js";
 import { failureOf, firstText, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
-import { newSummary, noteHandshake, type CallRecord, type SessionSummary } from "./summary.js";
-
-export type Marker =
-  | "REFUSED"
-  | "ASK"
-  | "NOTED"
-  | "OBSERVED"
-  | "TAINT"
-  | "PIN"
-  | "STDERR"
-  | "GAP"
-  | "INVALID"
-  | "UNASKED"
-  | "UNMATCHED"
-  | "EARLY";
-
-/** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
-export interface ReplayItem {
-  line: number;
-  /** The part of a rotated session the line is in, when it is not the first. */
-  part?: number;
-  /** Milliseconds since the session's first record; null when the time is unreadable. */
-  offsetMs: number | null;
-  kind: "request" | "notification" | "response" | "frame" | "stderr" | "event" | "invalid" | "exit";
-  dir?: "c2s" | "s2c";
-  marker?: Marker;
-  method?: string;
-  id?: JsonRpcId;
-  tool?: string;
-  /** For responses: the method of the request answered, when known. */
-  answers?: string;
-  latencyMs?: number;
-  /** "result", "error", "tool-error" or "refusal" for responses. */
-  outcome?: string;
-  batch?: true;
-  /** Free text: an error message, a stderr line, an event's facts. */
-  detail?: string;
-}
-
-export interface ReplaySession {
-  sid: string;
-  start: string | null;
-  header: {
-    server: string[];
-    name: string | null;
-    cwd: string;
-    platform: string;
-    level: string;
-    from: string;
-    policy: string | null;
-  } | null;
-  items: ReplayItem[];
-  summary: SessionSummary;
-}
+import { eventItems } from "./event-items.js";
+import type { ReplayItem, ReplaySession } from "./replay-item.js";
+import { newSummary, noteHandshake, type CallRecord } from "./summary.js";
 
 interface Pending {
   method: string;
@@ -428,111 +377,12 @@ class SessionBuilder {
   }
 
   private event(line: number, at: number | null, r: EventLike): void {
-    const d = r.data;
-    const items = this.session.items;
-    const str = (k: string): string | undefined => (typeof d[k] === "string" ? (d[k] as string) : undefined);
-    const id = typeof d["id"] === "string" || typeof d["id"] === "number" ? d["id"] : undefined;
-    switch (r.ev) {
-      case "handshake":
-        noteHandshake(this.session.summary, d);
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          method: "handshake",
-          detail: `protocol ${str("protocolVersion") ?? "?"}`,
-        });
-        return;
-      case "decision": {
-        const outcome = str("outcome");
-        const verdict = str("verdict") ?? "?";
-        if (verdict === "allow" && outcome === "forward") return;
-        const marker: Marker =
-          outcome === "refuse"
-            ? "REFUSED"
-            : outcome === "ask"
-              ? "ASK"
-              : outcome === "forward-noted"
-                ? "NOTED"
-                : "OBSERVED";
-        if (outcome !== undefined && REFUSING_OUTCOMES.has(outcome)) {
-          const tool = str("tool") !== str("method") ? str("tool") : undefined;
-          this.refusedCall(decisionId(d["id"]), "decision", str("method"), tool);
-        }
-        const rule = str("rule");
-        const extra = [
-          d["tainted"] === true ? "tainted" : "",
-          str("unjudgeable") ? `unjudgeable: ${str("unjudgeable")}` : "",
-        ].filter(Boolean);
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          marker,
-          method: str("method") ?? "decision",
-          ...(id !== undefined ? { id } : {}),
-          ...(str("tool") !== undefined ? { tool: str("tool") as string } : {}),
-          detail: `${verdict}${rule ? ` by ${rule}` : ""}${extra.length ? ` (${extra.join(", ")})` : ""}: ${str("reason") ?? ""}`,
-        });
-        return;
-      }
-      case "refusal":
-      case "refused":
-        for (const call of refusedCalls(d)) {
-          // A decision event may have said it already (the policy gate logs one); one line is enough.
-          if (!this.refusedCall(call.id, "event", call.method, undefined)) continue;
-          items.push({
-            line,
-            offsetMs: at,
-            kind: "event",
-            marker: "REFUSED",
-            ...(call.method !== undefined ? { method: call.method } : {}),
-            ...(call.id !== undefined ? { id: call.id } : {}),
-            detail: call.text,
-          });
-        }
-        return;
-      case "ask":
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          marker: "ASK",
-          ...(id !== undefined ? { id } : {}),
-          detail: describeFacts(d),
-        });
-        return;
-      case "taint":
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          marker: "TAINT",
-          detail: `by ${str("by") ?? "?"} (${str("reason") ?? "?"}): ${str("why") ?? ""}`,
-        });
-        return;
-      case "pin":
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          marker: "PIN",
-          ...(str("tool") ? { tool: str("tool") as string } : {}),
-          detail: `${str("kind") ?? "?"} ${str("severity") ?? ""}`.trim(),
-        });
-        return;
-      case "log-gap":
-        items.push({
-          line,
-          offsetMs: at,
-          kind: "event",
-          marker: "GAP",
-          detail: `${String(d["lost"] ?? "?")} records lost: ${str("error") ?? ""}`,
-        });
-        return;
-      default:
-        items.push({ line, offsetMs: at, kind: "event", method: r.ev, detail: describeFacts(d) });
-    }
+    this.session.items.push(
+      ...eventItems(line, at, r, {
+        handshake: (d) => noteHandshake(this.session.summary, d),
+        refusedCall: (id, by, method, tool) => this.refusedCall(id, by, method, tool),
+      }),
+    );
   }
 
   invalid(line: number, error: string): void {
@@ -562,13 +412,6 @@ function unasked(item: ReplayItem, body: Record<string, unknown>, req: Pending |
     const text = firstText(result);
     if (text !== undefined) item.detail = text;
   }
-}
-
-function describeFacts(d: Record<string, unknown>): string {
-  return Object.keys(d)
-    .sort()
-    .map((k) => `${k}=${typeof d[k] === "string" ? (d[k] as string) : JSON.stringify(d[k])}`)
-    .join(" ");
 }
 
 /**
