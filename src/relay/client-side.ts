@@ -8,7 +8,7 @@
  * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../core/gate.js";
-import { classify, isModernRequest, isRecord, type Classified } from "../core/jsonrpc.js";
+import { classify, isRecord, type Classified } from "../core/jsonrpc.js";
 import { ambiguousJudgedMethod } from "../core/judged-call-text.js";
 import { foldedKeyProblem } from "../core/folded-members.js";
 import { parseSharingLongStrings } from "../core/long-string-parse.js";
@@ -26,9 +26,11 @@ import {
   refusalAnswers,
   unparseable,
   unreadableMember,
+  unreadableRequest,
   withClientSpelling,
   type Member,
 } from "./held-members.js";
+import { batchRecords, type MemberRecords } from "./batch-records.js";
 import { Lane } from "./lane.js";
 import {
   crInside,
@@ -42,13 +44,6 @@ import {
   type SeenFrame,
 } from "./seen-frame.js";
 import type { MemberContextFlags, RelayLog, RelayStats } from "./types.js";
-
-/** A batch member's records, kept until the batch's fate is known. */
-interface MemberRecords {
-  events: Array<[string, Record<string, unknown>]>;
-  /** Its verdict is deny: enforce refuses it (at observe nothing is refused). */
-  wouldRefuse: boolean;
-}
 
 const CR_PROBLEM =
   "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
@@ -299,7 +294,9 @@ export class ClientSide {
     } finally {
       for (const id of held) d.correlator.release(id);
     }
-    if (records) this.writeMemberRecords(records, firstRefusal?.member, refusedText);
+    if (records)
+      for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, this.d.passThrough))
+        this.d.log.event(ev, data);
     if (!firstRefusal) {
       if (all) this.trackAll(all);
       else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
@@ -338,35 +335,6 @@ export class ClientSide {
         isBatch ? batchRefusalFrame(spelled.answers) : refusalFrame(spelled.answers[0] as RefusalMember),
       ),
     );
-  }
-
-  /**
-   * The records of a batch's calls, once its fate is known. When a call in it is refused (at
-   * observe: would be refused at enforce), every other call's decision says so: outcome
-   * `refuse` (at observe the outcome stays what happened, `forward`) and `batchRefusedBy`, the
-   * refused call's id; allowed calls get a record too. Otherwise allows stay unrecorded.
-   */
-  private writeMemberRecords(
-    records: ReadonlyMap<Member, MemberRecords>,
-    refused: Member | undefined,
-    refusedText: ReadonlyMap<Member, string>,
-  ): void {
-    const d = this.d;
-    let by = refused;
-    if (d.passThrough) for (const [m, r] of records) if (!by && r.wouldRefuse) by = m;
-    for (const [member, r] of records) {
-      const ownRefusal = member === by || refusedText.has(member) || (d.passThrough && r.wouldRefuse);
-      for (const [ev, data] of r.events) {
-        if (ev !== "decision") d.log.event(ev, data);
-        else if (by !== undefined && !ownRefusal)
-          d.log.event(ev, {
-            ...data,
-            ...(d.passThrough ? {} : { outcome: "refuse" }),
-            batchRefusedBy: by.held.id,
-          });
-        else if (data["verdict"] !== "allow") d.log.event(ev, data);
-      }
-    }
   }
 
   private async judge(held: HeldRequest, kept?: MemberRecords): Promise<GateAnswer> {
@@ -425,20 +393,4 @@ export class ClientSide {
     // A big frame exists only in pass-through, where its bytes have already gone on.
     if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
   }
-}
-
-/**
- * A frame that looks like a judged call but cannot be judged as one: held as a tools/call with the
- * problem, under the id (and params) it carries, so that the refusal reaches the request the
- * client waits on and the decision record names it.
- */
-function unreadableRequest(c: Classified, problem: string): Member {
-  const id = c.kind === "request" || c.kind === "invalid" ? c.id : undefined;
-  const member = unreadableMember(problem, isId(id) ? { value: id } : undefined);
-  if (isId(id)) member.held.id = id;
-  if (c.kind === "request" || c.kind === "invalid" || c.kind === "notification") {
-    member.held.params = c.params;
-    member.held.modern = isModernRequest(c.params);
-  }
-  return member;
 }

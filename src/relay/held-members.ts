@@ -187,3 +187,19 @@ export function withClientSpelling(
 }
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A frame that looks like a judged call but cannot be judged as one: held as a tools/call with the
+ * problem, under the id (and params) it carries, so that the refusal reaches the request the
+ * client waits on and the decision record names it.
+ */
+export function unreadableRequest(c: Classified, problem: string): Member {
+  const id = c.kind === "request" || c.kind === "invalid" ? c.id : undefined;
+  const member = unreadableMember(problem, isId(id) ? { value: id } : undefined);
+  if (isId(id)) member.held.id = id;
+  if (c.kind === "request" || c.kind === "invalid" || c.kind === "notification") {
+    member.held.params = c.params;
+    member.held.modern = isModernRequest(c.params);
+  }
+  return member;
+}

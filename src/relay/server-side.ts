@@ -19,6 +19,7 @@ import type { Correlator, Pending, SentRequest } from "./correlate.js";
 import { inTurn } from "./gate-chain.js";
 import type { ByteSink } from "./flow.js";
 import type { SessionFacts } from "./handshake.js";
+import { AnswerNotices } from "./answer-notices.js";
 import { Lane } from "./lane.js";
 import { guessNonJson, isBig, isCut, logSeen, mentions, textOf, type SeenFrame } from "./seen-frame.js";
 import type { RelayLog, RelayStats } from "./types.js";
@@ -77,10 +78,7 @@ interface Match {
 export class ServerSide {
   readonly lane: Lane;
   private readonly ctx: JudgeContext;
-  private observeFailures = 0;
-  private looseAnswers = 0;
-  private dropped = 0;
-  private unmatched = 0;
+  private readonly notices: AnswerNotices;
   /** Answers waiting for the client line that was crossing when they came (pass-through). */
   private parked: Parked[] = [];
   /** Server frames that came while a client line was crossing, since that line last ended. */
@@ -89,6 +87,7 @@ export class ServerSide {
   constructor(private readonly d: ServerSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError, d.onBusy);
     this.ctx = { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
+    this.notices = new AnswerNotices(d.log, d.announce);
   }
 
   onFrame(frame: SeenFrame): void {
@@ -195,7 +194,7 @@ export class ServerSide {
     if (!d.passThrough) {
       for (const r of readings) {
         const why = d.correlator.blockedBy(r.id);
-        if (why !== undefined) return this.drop(r, why);
+        if (why !== undefined) return this.notices.dropped(r, why);
       }
       if (mayWait && this.clientBusy() && readings.some((r) => d.correlator.peek(r.id).length === 0)) {
         const lane = d.clientLane as Lane;
@@ -240,7 +239,7 @@ export class ServerSide {
   private observeAnswer(m: Match, work: Promise<void>[], cut: FrameCut | undefined): void {
     const d = this.d;
     const { reading, answers, loose } = m;
-    if (loose && answers.length > 0) this.looseAnswer(reading, answers);
+    if (loose && answers.length > 0) this.notices.loose(reading, answers);
     for (const found of answers) {
       if (!loose && (found.request.method === "initialize" || found.request.method === "server/discover")) {
         d.facts.serverResponse(found.request.method, reading.msg);
@@ -285,13 +284,7 @@ export class ServerSide {
   ): void {
     const d = this.d;
     if (!d.gate?.observe) return;
-    const first = group[0] as AnswerReading;
-    const id = first.id === undefined ? null : first.id;
-    d.log.event("answer-unmatched", { id, readings: group.length });
-    if (this.unmatched++ === 0)
-      d.announce(
-        `the server sent an answer with id ${JSON.stringify(id)}, which answers no request effectgate knows of; it was scanned as untrusted content`,
-      );
+    this.notices.unmatched((group[0] as AnswerReading).id, group.length);
     for (const reading of group) {
       const request = {
         method: NO_REQUEST,
@@ -311,61 +304,14 @@ export class ServerSide {
         this.call(() => gate.observeServerMessage?.(m.msg, this.ctx), work);
   }
 
-  /** A response to a request the server never received: never forwarded (decision 0063). */
-  private drop(r: AnswerReading, why: "held" | "refused"): void {
-    const id = r.id === undefined ? null : r.id;
-    const what =
-      why === "held" ? "a call effectgate is still judging or asking about" : "a call effectgate refused";
-    this.d.log.event("answer-dropped", { id, why, reading: r.how });
-    if (this.dropped++ === 0)
-      this.d.announce(
-        `the server sent an answer with id ${JSON.stringify(id)}, the id of ${what}, which it never received; the answer was dropped`,
-      );
-  }
-
-  /**
-   * A reading that answers no request exactly, but that some client could take for one
-   * (correlate.ts, jsonrpc.ts answerReadings): checked as an answer, and said once.
-   */
-  private looseAnswer(reading: AnswerReading, answers: readonly Pending[]): void {
-    const id = reading.id === undefined ? null : reading.id;
-    const to = answers.map((a) => `${a.request.method} ${JSON.stringify(a.request.id)}`).join(", ");
-    const sameId = answers.some((a) => a.request.id === id);
-    // Why effectgate's own reading is not that answer: a member in another case, a message that
-    // is not a well-formed response, or an id only a lax client matches.
-    const why = reading.how === "case-folded" ? "case-folded" : sameId ? "not-a-response" : "loose-id";
-    this.d.log.event("loose-id", {
-      id,
-      answers: answers.map((a) => a.request.id),
-      ...(why === "loose-id" ? {} : { reading: why }),
-    });
-    if (this.looseAnswers++ > 0) return;
-    const how =
-      why === "case-folded"
-        ? "with member names in another case, which clients that ignore case (Go) read"
-        : why === "not-a-response"
-          ? "in a message that is not a well-formed response, which a lax client (Python) still reads"
-          : `with id ${JSON.stringify(id)}, which no request has`;
-    this.d.announce(
-      `the server answered ${how}; a client may take it for ${to}, so it was checked as that answer`,
-    );
-  }
-
   /** Runs a gate hook; failures are logged and said, and never stop the frame. */
   private call(fn: () => void | Promise<void>, work: Promise<void>[]): void {
     try {
       const r = fn();
-      if (r instanceof Promise) work.push(r.catch((err: unknown) => this.failed(err)));
+      if (r instanceof Promise) work.push(r.catch((err: unknown) => this.notices.observeFailed(err)));
     } catch (err) {
-      this.failed(err);
+      this.notices.observeFailed(err);
     }
-  }
-
-  private failed(err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err);
-    this.d.log.event("observe-error", { error: message });
-    if (this.observeFailures++ === 0)
-      this.d.announce(`the gate failed to inspect a server message: ${message}`);
   }
 }
 
