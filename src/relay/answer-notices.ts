@@ -39,7 +39,7 @@ export class AnswerNotices {
 
   /**
    * A reading that answers no request exactly, but that some client could take for one
-   * (correlate.ts, jsonrpc.ts answerReadings): checked as an answer, and said once.
+   * (correlate.ts, answer-readings.ts): checked as an answer, and said once.
    */
   loose(reading: AnswerReading, answers: readonly Pending[]): void {
     const id = reading.id === undefined ? null : reading.id;
