@@ -6,7 +6,7 @@ export default {
   testRunner: "vitest",
   // Only in-process unit tests: the sandbox has no dist/, and spawning tests per mutant is too slow.
   vitest: { configFile: "vitest.mutate.config.ts" },
-  mutate: ["src/core/**/*.ts", "!src/core/**/api.ts", "!src/core/types.ts", "!src/core/**/bench*.ts"],
+  mutate: ["src/core/**/*.ts", "!src/core/**/api.ts", "!src/core/types.ts"],
   reporters: ["clear-text", "progress", "json"],
   // MUTATE_REPORT lets one-folder runs keep their reports apart.
   jsonReporter: { fileName: process.env.MUTATE_REPORT ?? "reports/mutation/mutation.json" },

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// DESIGN.md: commands → relay/log/clients → core; platform only at the edge.
+// DESIGN.md and ARCHITECTURE.md: commands → relay/log/clients/config → core; platform only at
+// the edge. Inside core, the readers of bytes and JSON sit below everything that judges.
 const ROOT = join(import.meta.dirname, "..", "src");
 
 function tsFiles(dir: string): string[] {
@@ -12,8 +13,7 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-function importsOf(file: string): string[] {
-  const src = readFileSync(file, "utf8");
+function importsOf(src: string): string[] {
   const found: string[] = [];
   for (const m of src.matchAll(
     /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
@@ -25,30 +25,112 @@ function importsOf(file: string): string[] {
 
 const FORBIDDEN_IN_CORE =
   /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|tls|dgram|worker_threads|process)$/;
-const layerOf = (file: string) => relative(ROOT, file).split(/[\\/]/)[0] ?? "";
 
-// Which top-level folders each layer may import from.
+/** `core/json`, `relay`, `main.ts`: a layer, or a folder of core. */
+function unitOf(pathInSrc: string): string {
+  const parts = pathInSrc.split(/[\\/]/);
+  const top = (parts[0] ?? "").replace(/\.js$/, ".ts");
+  if (top !== "core" || parts.length < 2) return top;
+  return `core/${(parts[1] ?? "").replace(/\.js$/, ".ts")}`;
+}
+
+// Which units each unit may import from (itself always). core/types.ts and core/errors.ts are
+// vocabulary every unit may use.
+const VOCABULARY = ["core/types.ts", "core/errors.ts"];
+const CORE = [
+  "core/json",
+  "core/text",
+  "core/process",
+  "core/paths",
+  "core/wire",
+  "core/framing",
+  "core/gate",
+  "core/effects",
+  "core/policy",
+  "core/pins",
+  "core/replay",
+  "core/taint",
+  "core/judge",
+  "core/evaluation",
+];
 const ALLOWED: Record<string, string[]> = {
-  core: ["core"],
-  platform: ["platform", "core"],
-  log: ["log", "core", "platform"],
-  relay: ["relay", "core", "log", "platform"],
-  clients: ["clients", "core", "platform"],
-  commands: ["commands", "relay", "log", "clients", "core", "platform", "version.ts"],
+  // Readers of bytes and JSON: nothing that judges.
+  "core/json": [],
+  "core/text": [],
+  "core/process": [],
+  "core/paths": [],
+  "core/wire": ["core/json"],
+  "core/framing": ["core/json", "core/wire"],
+  // The gate contract is vocabulary too: it knows no judge.
+  "core/gate": [],
+  "core/effects": ["core/json"],
+  "core/policy": ["core/paths"],
+  "core/pins": ["core/json", "core/text"],
+  "core/replay": ["core/text"],
+  "core/taint": ["core/gate", "core/judge", "core/policy"],
+  "core/judge": ["core/effects", "core/gate", "core/paths", "core/policy", "core/taint"],
+  "core/evaluation": [
+    "core/gate",
+    "core/json",
+    "core/judge",
+    "core/paths",
+    "core/pins",
+    "core/policy",
+    "core/replay",
+    "core/wire",
+  ],
+  platform: ["core/paths"],
+  log: ["platform"],
+  clients: ["core/json", "platform"],
+  config: ["core/json", "core/paths", "core/pins", "core/policy"],
+  relay: [...CORE, "config", "log", "platform"],
+  bench: ["core/judge", "core/paths", "core/policy"],
+  commands: [...CORE, "config", "relay", "log", "clients", "platform", "version.ts"],
+  "main.ts": ["version.ts"],
+  "version.ts": [],
+  "core/types.ts": [],
+  "core/errors.ts": [],
 };
+
+/** The imports of `file` (a path inside src) that break ALLOWED. */
+function offendersIn(file: string, src: string): string[] {
+  const unit = unitOf(file);
+  const allowed = ALLOWED[unit];
+  if (allowed === undefined) return [`${file}: ${unit} has no rule`];
+  const out: string[] = [];
+  for (const spec of importsOf(src)) {
+    if (!spec.startsWith(".")) continue;
+    const target = unitOf(relative(ROOT, join(ROOT, file, "..", spec)));
+    if (target === unit || VOCABULARY.includes(target) || allowed.includes(target)) continue;
+    out.push(`${file} (${unit}) imports ${spec} (${target})`);
+  }
+  return out;
+}
 
 describe("layering", () => {
   const files = tsFiles(ROOT);
 
-  it("finds the source tree", () => {
-    expect(files.length).toBeGreaterThan(5);
+  it("finds the source tree, and every unit a rule names exists", () => {
+    expect(files.length).toBeGreaterThan(100);
+    const units = new Set(files.map((f) => unitOf(relative(ROOT, f))));
+    for (const unit of [...Object.keys(ALLOWED), ...VOCABULARY]) {
+      expect(existsSync(join(ROOT, unit)), unit).toBe(true);
+      expect(units.has(unit), unit).toBe(true);
+    }
+  });
+
+  it("flags a planted import against the direction (the check is not vacuous)", () => {
+    expect(offendersIn("core/json/x.ts", 'import { a } from "../gate/gate.js";')).toHaveLength(1);
+    expect(offendersIn("core/wire/x.ts", 'import { a } from "../gate/gate.js";')).toHaveLength(1);
+    expect(offendersIn("core/wire/x.ts", 'import { a } from "../json/strict-json.js";')).toEqual([]);
+    expect(offendersIn("log/x.ts", 'import { a } from "../relay/session/relay.js";')).toHaveLength(1);
   });
 
   it("keeps src/core free of I/O, environment and clock", () => {
     const offenders: string[] = [];
-    for (const file of files.filter((f) => layerOf(f) === "core")) {
+    for (const file of files.filter((f) => unitOf(relative(ROOT, f)).startsWith("core"))) {
       const src = readFileSync(file, "utf8");
-      for (const spec of importsOf(file))
+      for (const spec of importsOf(src))
         if (FORBIDDEN_IN_CORE.test(spec)) offenders.push(`${file}: imports ${spec}`);
       if (/process\.(env|cwd|platform|argv|stdout|stderr)/.test(src))
         offenders.push(`${file}: touches process`);
@@ -58,22 +140,8 @@ describe("layering", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("imports only along the allowed direction", () => {
-    const offenders: string[] = [];
-    for (const file of files) {
-      const layer = layerOf(file);
-      const allowed = ALLOWED[layer];
-      if (!allowed) continue; // main.ts, version.ts
-      for (const spec of importsOf(file)) {
-        if (!spec.startsWith(".")) continue;
-        const target = relative(ROOT, join(file, "..", spec));
-        const targetLayer = target.split(/[\\/]/)[0] ?? "";
-        const targetName = targetLayer.replace(/\.js$/, ".ts");
-        if (!allowed.includes(targetLayer) && !allowed.includes(targetName)) {
-          offenders.push(`${relative(ROOT, file)} (${layer}) imports ${spec} (${targetLayer})`);
-        }
-      }
-    }
+  it("imports only along the allowed direction, between layers and inside core", () => {
+    const offenders = files.flatMap((f) => offendersIn(relative(ROOT, f), readFileSync(f, "utf8")));
     expect(offenders).toEqual([]);
   });
 });

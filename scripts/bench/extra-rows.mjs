@@ -10,12 +10,10 @@ const SOAK_CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 100_000);
 
 export async function run({ root, env, home }) {
   const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
-  const { decisionsPerSecond } = await import(dist("core/judge/bench.js"));
-  const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(
-    dist("core/policy/bench-fixture.js")
-  );
+  const { decisionsPerSecond } = await import(dist("bench/decisions.js"));
+  const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(dist("bench/policy-fixture.js"));
   const { loadPolicy } = await import(dist("core/policy/load.js"));
-  const { readPolicy } = await import(dist("relay/policy-file.js"));
+  const { readPolicy } = await import(dist("config/policy-file.js"));
 
   const judgeEnv = { profile: BENCH_PROFILE, resolver: { realpath: () => undefined } };
   const now = () => performance.now();

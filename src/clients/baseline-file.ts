@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { effectgateHome } from "../platform/home.js";
-import { canonicalJson } from "../core/jcs.js";
+import { canonicalJson } from "../core/json/jcs.js";
 import { type Baseline, loadBaseline } from "./baseline.js";
 
 export function baselinePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

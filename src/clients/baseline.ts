@@ -2,9 +2,9 @@
 // env and header NAMES only (values are secrets and change without changing what runs). Stored as
 // canonical JSON with a hash per server and one over the whole file, both recomputed on load.
 import { z } from "zod";
-import { canonicalHash } from "../core/jcs.js";
+import { canonicalHash } from "../core/json/jcs.js";
 import { type ConfigProblem, describeValue } from "../core/errors.js";
-import { parseStrictJson } from "../core/strict-json.js";
+import { parseStrictJson } from "../core/json/strict-json.js";
 import { recognise } from "./relay-argv.js";
 import type { ConfigFile, ServerDecl } from "./types.js";
 
@@ -47,7 +47,7 @@ export type ServerRecord = z.infer<typeof serverSchema>;
 export type FileRecord = z.infer<typeof fileSchema>;
 export type Baseline = z.infer<typeof baselineSchema>;
 
-/** `isOff` is the relay's own rule for EFFECTGATE_OFF (relay/off-switch.ts), passed in by the
+/** `isOff` is the relay's own rule for EFFECTGATE_OFF (relay/gates/off-switch.ts), passed in by the
  *  command because this layer may not import the relay. */
 export function serverRecord(
   decl: ServerDecl,

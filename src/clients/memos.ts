@@ -7,8 +7,8 @@
 import { closeSync, existsSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { canonicalJson } from "../core/jcs.js";
-import { parseStrictJson } from "../core/strict-json.js";
+import { canonicalJson } from "../core/json/jcs.js";
+import { parseStrictJson } from "../core/json/strict-json.js";
 import { effectgateHome } from "../platform/home.js";
 import { createPrivateFile, ensurePrivateDir } from "../platform/secure-file.js";
 import type { PlanMemo } from "./plan.js";

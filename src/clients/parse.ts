@@ -3,7 +3,7 @@
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { parseDocument } from "yaml";
-import { parseStrictJson } from "../core/strict-json.js";
+import { parseStrictJson } from "../core/json/strict-json.js";
 import type { Format } from "./types.js";
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };

@@ -1,7 +1,7 @@
 // Pure planning: given a config file's text, decide per server what install or uninstall does,
 // produce the new text, and check that it parses to exactly the intended document.
 import { isDeepStrictEqual } from "node:util";
-import { canonicalHash } from "../core/jcs.js";
+import { canonicalHash } from "../core/json/jcs.js";
 import { jsonEditor } from "./editors/json.js";
 import { tomlEditor } from "./editors/toml.js";
 import { applyTextEdits, type Edit, type Editor } from "./editors/view.js";

@@ -4,12 +4,12 @@ import { buildEntry, diffEntry, type LiveServer } from "../core/pins/entry.js";
 import { escapeForTerminal } from "../core/pins/escape.js";
 import { formatLockPath, identityFor } from "../core/pins/lock.js";
 import { formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
-import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../relay/lock-file.js";
-import { probeServer, ProbeError, ProbeInterrupted } from "../relay/probe.js";
+import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../config/lock-file.js";
+import { probeServer, ProbeError, ProbeInterrupted } from "../relay/process/probe.js";
 import { currentProfile } from "../platform/profile.js";
-import { envDenier } from "../relay/build-gates.js";
-import { readPolicy } from "../relay/policy-file.js";
-import { serverEnv } from "../relay/spawn-server.js";
+import { envDenier } from "../relay/gates/build-gates.js";
+import { readPolicy } from "../config/policy-file.js";
+import { serverEnv } from "../relay/process/spawn-server.js";
 import { VERSION } from "../version.js";
 
 const HELP = `usage: effectgate approve [--lock FILE] [--diff] [--timeout S] [--name N] [--pin-env A,B] [--policy P] -- CMD [ARGS...]

@@ -4,11 +4,11 @@ import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../core/errors.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
-import { outcomeFor, parseLevel } from "../core/levels.js";
+import { outcomeFor, parseLevel } from "../core/gate/levels.js";
 import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
-import { parseStrictJson } from "../core/strict-json.js";
+import { parseStrictJson } from "../core/json/strict-json.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
-import { readPolicy } from "../relay/policy-file.js";
+import { readPolicy } from "../config/policy-file.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
 

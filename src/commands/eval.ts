@@ -19,7 +19,7 @@ import type { Scenario } from "../core/evaluation/scenario.js";
 import { parseScenarioFile } from "../core/evaluation/scenario-file.js";
 import { escapeForTerminal, terminalSafeJson } from "../core/replay/escape.js";
 import { listLogs, tryReadLogFile } from "../log/reader.js";
-import { readPolicy } from "../relay/policy-file.js";
+import { readPolicy } from "../config/policy-file.js";
 import { HELP, parseEvalArgs } from "../core/evaluation/options.js";
 
 /** Progress lines on a terminal's stderr from this many log files on. */

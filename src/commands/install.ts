@@ -1,5 +1,5 @@
 // effectgate install: wrap every stdio server in the discovered client configs.
-import { parseLevel } from "../core/levels.js";
+import { parseLevel } from "../core/gate/levels.js";
 import { UsageError } from "../core/errors.js";
 import { parseOptions, projectOption, single } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
@@ -7,7 +7,7 @@ import { memosPath } from "../clients/memos.js";
 import { clientNames, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { currentProfile } from "../platform/profile.js";
-import { readPolicy } from "../relay/policy-file.js";
+import { readPolicy } from "../config/policy-file.js";
 import { resolve } from "node:path";
 
 const HELP = `usage: effectgate install [--dry-run] [--client NAME[,NAME...]]... [--level L] [--policy P] [--project DIR]

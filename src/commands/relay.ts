@@ -5,15 +5,15 @@
  */
 import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
-import { nothingRefused } from "../core/gate.js";
-import { parseLevel } from "../core/levels.js";
+import { nothingRefused } from "../core/gate/gate.js";
+import { parseLevel } from "../core/gate/levels.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
-import { buildGate } from "../relay/build-gates.js";
-import { isOffValue } from "../relay/off-switch.js";
-import { runRelay } from "../relay/relay.js";
-import { startShadow, type Shadow } from "../relay/worker-frames.js";
-import { MAX_FRAME_BYTES } from "../core/line-splitter.js";
+import { buildGate } from "../relay/gates/build-gates.js";
+import { isOffValue } from "../relay/gates/off-switch.js";
+import { runRelay } from "../relay/session/relay.js";
+import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
+import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { VERSION } from "../version.js";
 
 export interface RelayArgs {

@@ -9,7 +9,7 @@ import { diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
-import { isOffValue } from "../relay/off-switch.js";
+import { isOffValue } from "../relay/gates/off-switch.js";
 
 const HELP = `usage: effectgate verify [--write] [--baseline FILE] [--project DIR]
 Compares the MCP server declarations of every client config with the baseline

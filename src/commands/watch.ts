@@ -9,7 +9,7 @@ import { diffBaseline, formatDrift } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot, watchTargets } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
-import { isOffValue } from "../relay/off-switch.js";
+import { isOffValue } from "../relay/gates/off-switch.js";
 
 const HELP = `usage: effectgate watch [--baseline FILE]
 Watches every client config folder and prints drift against the baseline as it happens.

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { envDenier } from "../../src/relay/build-gates.js";
+import { envDenier } from "../../src/relay/gates/build-gates.js";
 import { RawClient, sandbox } from "./harness.js";
 
 describe("env.deny", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Gate, JudgeContext } from "../../src/core/gate.js";
-import { chainGates } from "../../src/relay/gate-chain.js";
+import type { Gate, JudgeContext } from "../../src/core/gate/gate.js";
+import { chainGates } from "../../src/relay/gates/gate-chain.js";
 
 const ctx: JudgeContext = { record: () => {}, announce: () => {} };
 const held = { method: "tools/call", id: 1, params: { name: "t" }, modern: false };

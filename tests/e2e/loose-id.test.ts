@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, MAIN, sandbox } from "../pins/helpers.js";
+import { cli, fixture, MAIN, sandbox } from "../helpers/pins.js";
 
 // A server that answers request 2 with id "2" breaks the protocol, yet the SDK client takes the
 // answer (it looks responses up by Number(id)). Judged by what reached the server: the checks

@@ -5,12 +5,12 @@ import { mkdtempSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { TaintEvent } from "../../src/core/session-judge.js";
+import type { TaintEvent } from "../../src/core/gate/session-judge.js";
 import {
   fileTaintStore,
   SHARED_TAINT_REFRESH_MS,
   SHARED_TAINT_TTL_MS,
-} from "../../src/relay/shared-taint.js";
+} from "../../src/relay/gates/shared-taint.js";
 import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
 
 const FETCHED: TaintEvent = { by: "fetch", reason: "source", why: "fetch is a taint source" };

@@ -2,7 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fileTaintStore, SHARED_TAINT_TTL_MS, sweepExpiredTaint } from "../../src/relay/shared-taint.js";
+import {
+  fileTaintStore,
+  SHARED_TAINT_TTL_MS,
+  sweepExpiredTaint,
+} from "../../src/relay/gates/shared-taint.js";
 import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
 
 describe("taint shared between the relays of one client", () => {

@@ -15,9 +15,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { TaintEvent } from "../../src/core/session-judge.js";
+import type { TaintEvent } from "../../src/core/gate/session-judge.js";
 import { checkOwnDir } from "../../src/platform/secure-file.js";
-import { fileTaintStore } from "../../src/relay/shared-taint.js";
+import { fileTaintStore } from "../../src/relay/gates/shared-taint.js";
 import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
 
 const FETCHED: TaintEvent = { by: "fetch", reason: "source", why: "fetch is a taint source" };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { realFileIo, type FileIo } from "../../src/platform/secure-file.js";
 import { openSessionLog } from "../../src/log/writer.js";
 import type { LogRecord } from "../../src/log/records.js";
-import { logFiles, readRecords, sampleHeader, useTempHome } from "./helpers.js";
+import { logFiles, readRecords, sampleHeader, useTempHome } from "../helpers/log.js";
 
 const root = useTempHome();
 

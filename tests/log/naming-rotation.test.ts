@@ -10,7 +10,7 @@ import {
 } from "../../src/log/naming.js";
 import { openSessionLog } from "../../src/log/writer.js";
 import type { LogRecord } from "../../src/log/records.js";
-import { logFiles, readRecords, sampleHeader, steppingClock, useTempHome } from "./helpers.js";
+import { logFiles, readRecords, sampleHeader, steppingClock, useTempHome } from "../helpers/log.js";
 
 useTempHome();
 const sessions = () => join(process.env["EFFECTGATE_HOME"] as string, "sessions");

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseLogFileName } from "../../src/log/naming.js";
-import { logFiles, readRecords, useTempHome } from "./helpers.js";
+import { logFiles, readRecords, useTempHome } from "../helpers/log.js";
 
 useTempHome();
 

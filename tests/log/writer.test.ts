@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { TRUNCATED_HEAD_BYTES } from "../../src/log/frame-text.js";
 import { parseLogFileName } from "../../src/log/naming.js";
 import { openSessionLog } from "../../src/log/writer.js";
-import { logFiles, readRecords, sampleHeader, steppingClock, useTempHome } from "./helpers.js";
+import { logFiles, readRecords, sampleHeader, steppingClock, useTempHome } from "../helpers/log.js";
 
 const root = useTempHome();
 const sessions = () => join(process.env["EFFECTGATE_HOME"] as string, "sessions");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readPolicy } from "../../src/relay/policy-file.js";
-import { LINUX, useTempHome } from "./helpers.js";
+import { readPolicy } from "../../src/config/policy-file.js";
+import { LINUX, useTempHome } from "../helpers/policy.js";
 
 useTempHome();
 

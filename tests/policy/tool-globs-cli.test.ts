@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MALFORMED_GLOBS, useTempHome } from "./helpers.js";
+import { MALFORMED_GLOBS, useTempHome } from "../helpers/policy.js";
 
 const home = useTempHome();
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DARWIN, LINUX, load, problemsOf, useTempHome, WIN32 } from "./helpers.js";
+import { DARWIN, LINUX, load, problemsOf, useTempHome, WIN32 } from "../helpers/policy.js";
 
 const home = useTempHome();
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { LineSplitter } from "../../src/core/line-splitter.js";
+import { LineSplitter } from "../../src/core/framing/line-splitter.js";
 import { isAlive } from "./helpers.js";
 
 export const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");

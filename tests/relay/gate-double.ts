@@ -1,6 +1,12 @@
 // A test-double Gate: refuses calls whose arguments mention "secret" and every call with a
 // problem; asks (when it can) about calls named "ask"; waits on `hold` when given; records all.
-import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../src/core/gate.js";
+import type {
+  Gate,
+  GateAnswer,
+  HeldRequest,
+  JudgeContext,
+  ObservedResponse,
+} from "../../src/core/gate/gate.js";
 
 export class DoubleGate implements Gate {
   readonly judged: HeldRequest[] = [];

@@ -3,9 +3,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import type { Gate } from "../../src/core/gate.js";
-import { LineSplitter } from "../../src/core/line-splitter.js";
-import { runRelay, type RelayLog, type RelayResult } from "../../src/relay/relay.js";
+import type { Gate } from "../../src/core/gate/gate.js";
+import { LineSplitter } from "../../src/core/framing/line-splitter.js";
+import { runRelay, type RelayLog, type RelayResult } from "../../src/relay/session/relay.js";
 
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures", "servers");
 export const fixture = (name: string): string => join(FIXTURES, name);

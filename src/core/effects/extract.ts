@@ -1,4 +1,4 @@
-import { parseStrictJson } from "../strict-json.js";
+import { parseStrictJson } from "../json/strict-json.js";
 import type { Effect, Operation } from "../types.js";
 import { isOutputName, isPathName } from "./arg-names.js";
 import { commandReadings } from "./command-tokens.js";

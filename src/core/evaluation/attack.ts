@@ -1,14 +1,14 @@
 // Attack recall: each scenario's messages go, in order, through the same session judge the relay
 // uses (taint included) and through pin state when the scenario has a lock. A scenario counts as
 // stopped at a level only if its harmful message is refused there.
-import { JUDGED_METHODS } from "../gate.js";
-import { outcomeFor, type Outcome } from "../levels.js";
+import { JUDGED_METHODS } from "../wire/judged-methods.js";
+import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { JudgeEnvironment } from "../policy/api.js";
 import { pinTool } from "../pins/pin.js";
 import { PinState } from "../pins/state.js";
 import { classify, idKey, isRecord, toolOf } from "../replay/messages.js";
-import type { SessionJudgeApi } from "../session-judge.js";
-import { parseStrictJson } from "../strict-json.js";
+import type { SessionJudgeApi } from "../gate/session-judge.js";
+import { parseStrictJson } from "../json/strict-json.js";
 import type { Decision, Level } from "../types.js";
 import { defaultMachine, type Scenario } from "./scenario.js";
 import { mapResolver, syntheticProfile } from "./machine.js";

@@ -1,13 +1,13 @@
 // The judged calls in a logged client frame, read as the relay reads a frame before it judges it
-// (src/relay/client-side.ts `handle()` and src/relay/held-members.ts): a frame that is not JSON
+// (src/relay/client/client-side.ts `handle()` and src/relay/client/held-members.ts): a frame that is not JSON
 // but looks like a call, a raw CR inside a line, a batch with a malformed member, duplicate keys
 // and ill-formed params all make a call unjudgeable, which the relay refuses at enforce. Eval
 // judges what the relay judged, so that its numbers say what enforce and strict would have done.
-import { JUDGED_METHODS } from "../gate.js";
-import { classify, isModernRequest, isValidId, paramsProblem, type Classified } from "../jsonrpc.js";
-import { ambiguousJudgedMethod, looksLikeJudgedCall } from "../judged-call-text.js";
+import { JUDGED_METHODS } from "../wire/judged-methods.js";
+import { classify, isModernRequest, isValidId, paramsProblem, type Classified } from "../wire/jsonrpc.js";
+import { ambiguousJudgedMethod, looksLikeJudgedCall } from "../wire/judged-call-text.js";
 import { idFromText } from "../replay/logged-frames.js";
-import { parseStrictJson } from "../strict-json.js";
+import { parseStrictJson } from "../json/strict-json.js";
 import type { JsonRpcId } from "../types.js";
 
 /** One call to judge: `id` is undefined when the client wrote none that can be answered. */

@@ -5,8 +5,8 @@
 // is effectgate's text, not the tool's, and reaches no judge. An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
-import { JUDGED_METHODS } from "../gate.js";
-import { outcomeFor, type Outcome } from "../levels.js";
+import { JUDGED_METHODS } from "../wire/judged-methods.js";
+import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
 import {
   decisionId,
@@ -16,7 +16,7 @@ import {
   REFUSING_OUTCOMES,
 } from "../replay/logged-frames.js";
 import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
-import type { SessionJudgeApi } from "../session-judge.js";
+import type { SessionJudgeApi } from "../gate/session-judge.js";
 import type { Decision, JsonRpcId, Verdict } from "../types.js";
 import type { Flagged } from "./benign.js";
 import { readClientFrame, type LoggedCall, type LoggedRequest } from "./client-calls.js";

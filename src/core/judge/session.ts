@@ -1,6 +1,6 @@
 import { canonicalise as realCanonicalise } from "../paths/canonical.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
-import type { SessionJudgeApi, TaintEvent } from "../session-judge.js";
+import type { SessionJudgeApi, TaintEvent } from "../gate/session-judge.js";
 import type { Decision } from "../types.js";
 import { taintFromResponse } from "../taint/observe.js";
 import { type Explanation, explainCall } from "./decide.js";

@@ -1,4 +1,4 @@
-import { canonicalJson } from "../jcs.js";
+import { canonicalJson } from "../json/jcs.js";
 import { pinTool, type ToolPin } from "./pin.js";
 import { diffSchema } from "./schema-diff.js";
 import { maxSeverity, type Finding, type Severity } from "./severity.js";

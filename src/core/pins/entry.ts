@@ -1,4 +1,4 @@
-import { canonicalHash, canonicalJson } from "../jcs.js";
+import { canonicalHash, canonicalJson } from "../json/jcs.js";
 import { compareToolsDetailed, type DetailedToolChange } from "./compare.js";
 import { pinItem, pinTool, PROMPT_KEYS, TEMPLATE_KEYS } from "./pin.js";
 import { approvedTools, lockToolFromPin, type LockEntry } from "./lock.js";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { canonicalHash, canonicalJson } from "../jcs.js";
+import { canonicalHash, canonicalJson } from "../json/jcs.js";
 import { pinItem, pinTool, PROMPT_KEYS, TEMPLATE_KEYS, type ToolPin } from "./pin.js";
 
 /**
  * The lock file's model: `{version: 1, servers: {<identity>: entry}}`. Pure: reading and
- * writing the file is src/relay/lock-file.ts. Hashes are SHA-256 of JCS, so the presentation of
+ * writing the file is src/config/lock-file.ts. Hashes are SHA-256 of JCS, so the presentation of
  * the file (key order, whitespace) never matters; only values do.
  */
 

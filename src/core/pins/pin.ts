@@ -1,6 +1,6 @@
-import { canonicalHash } from "../jcs.js";
+import { canonicalHash } from "../json/jcs.js";
 import { describeValue } from "../errors.js";
-import { foldVariants } from "../key-fold.js";
+import { foldVariants } from "../json/key-fold.js";
 
 /** The members of a tool a pin covers. */
 const PINNED_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] as const;

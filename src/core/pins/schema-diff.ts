@@ -1,4 +1,4 @@
-import { canonicalJson } from "../jcs.js";
+import { canonicalJson } from "../json/jcs.js";
 import type { Finding } from "./severity.js";
 
 /**

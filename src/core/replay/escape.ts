@@ -1,9 +1,9 @@
 // Text that came from a server or a model is data, not terminal instructions. Before such text
 // reaches a terminal every character that could move the cursor, recolour the screen, retitle the
 // window or reorder what the reader sees is replaced by a visible escape.
-import { escapeUntrusted, replaceHidden } from "../terminal-text.js";
+import { escapeUntrusted, replaceHidden } from "../text/terminal-text.js";
 
-/** `s` with every hidden character (src/core/terminal-text.ts) written as `\xNN`, `\uNNNN` or `\u{NNNNN}`. */
+/** `s` with every hidden character (src/core/text/terminal-text.ts) written as `\xNN`, `\uNNNN` or `\u{NNNNN}`. */
 export function escapeForTerminal(s: string): string {
   return escapeUntrusted(s, "transcript");
 }

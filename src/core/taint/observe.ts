@@ -1,6 +1,6 @@
 import { requestEffects } from "../judge/decide.js";
 import type { CompiledPolicy } from "../policy/api.js";
-import type { ScanOptions, TaintEvent } from "../session-judge.js";
+import type { ScanOptions, TaintEvent } from "../gate/session-judge.js";
 import { type Layer, MAX_TEXT, revealLayersCapped } from "./normalise.js";
 import { type SignatureScore, scoreLayers } from "./signatures.js";
 

@@ -1,0 +1,73 @@
+import type { Decision, JsonRpcId } from "../types.js";
+
+/**
+ * The contract between the relay and whatever judges calls (policy engine, pins).
+ * The relay holds every client→server request whose method is judged, asks the gate,
+ * and either forwards the original bytes or answers the client itself with `refusal`.
+ * Server responses are shown to the gate before they are forwarded, so taint and pin
+ * state is updated before the client can send its next call.
+ */
+
+export interface HeldRequest {
+  method: string;
+  id: JsonRpcId;
+  /** Parsed params; undefined when absent. */
+  params: unknown;
+  /**
+   * Set by the relay when the frame cannot be judged as it stands: duplicate keys,
+   * a malformed batch member, a non-object `arguments`, an unparseable frame that still
+   * looks like a call. A gate must refuse such a request at enforce and strict.
+   */
+  problem?: string;
+  /** 2026-07-28 era requests need `resultType` on any result effectgate writes. */
+  modern: boolean;
+}
+
+export type GateAnswer =
+  { action: "forward"; decision?: Decision } | { action: "refuse"; text: string; decision?: Decision };
+
+/** What the relay offers a gate while it judges. */
+export interface JudgeContext {
+  /**
+   * Ask the user through the client (elicitation). Undefined when the client did not declare
+   * the capability, or the era forbids relay-originated requests.
+   */
+  ask?: (message: string) => Promise<"accept" | "decline" | "cancel">;
+  /** Record an event in the session log (written before anything is sent). */
+  record: (ev: string, data: Record<string, unknown>) => void;
+  /** A line for the human on stderr. */
+  announce: (line: string) => void;
+}
+
+export interface ObservedResponse {
+  /** The request it answers (method and params as sent by the client). */
+  request: { method: string; id: JsonRpcId; params: unknown };
+  /** The parsed response message (has `result` or `error`). */
+  response: Record<string, unknown>;
+  /**
+   * It was cut for reading (a frame over the log's whole-frame limit in pass-through, its long
+   * strings shortened or its deep structure cut short; docs/decisions/0052, 0053): what is read
+   * of it is less than the server sent.
+   */
+  cut?: true;
+}
+
+export interface Gate {
+  /**
+   * True when this gate only records: it never refuses, asks or holds a call (the observe
+   * level). The relay then passes bytes on as they arrive, exactly like a bare pipe, and judges
+   * and observes each frame right after it went on, in the order the frames crossed
+   * (docs/decisions/0048-observe-passes-bytes-first.md).
+   */
+  readonly recordsOnly?: boolean;
+  judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer>;
+  /** Called for every correlated server response, before its bytes are forwarded. */
+  observe?(seen: ObservedResponse, ctx: JudgeContext): void | Promise<void>;
+  /** Called for every server→client request or notification, before it is forwarded. */
+  observeServerMessage?(msg: Record<string, unknown>, ctx: JudgeContext): void | Promise<void>;
+}
+
+/** Whether nothing can be refused: no gate (checks off), or one that only records. */
+export function nothingRefused(gate: Gate | undefined): boolean {
+  return gate === undefined || gate.recordsOnly === true;
+}

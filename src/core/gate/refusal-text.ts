@@ -1,0 +1,125 @@
+import type { Decision, Level } from "../types.js";
+
+/**
+ * The words a refused call comes back with. They are read by the model (which should stop and
+ * tell the user, not try another spelling) and by the user (who needs to know what to change).
+ * Each refusal names the tool, what it would have touched, the rule, the policy, the level and
+ * the ways out. The relay wraps the text in an `isError` result (docs/decisions/0020-refusal-shape.md).
+ */
+export type RefusalKind =
+  /** A deny verdict at enforce or strict. */
+  | "deny"
+  /** A call that could not be judged (malformed, over budget, unplaceable path). */
+  | "unjudgeable"
+  /** A confirm verdict at strict, and the client cannot be asked. */
+  | "cannot-ask"
+  /** A confirm verdict at strict; the user said no or dismissed the question. */
+  | "declined";
+
+export interface RefusalFacts {
+  kind: RefusalKind;
+  tool: string;
+  method: string;
+  params: unknown;
+  decision: Decision;
+  level: Level;
+  /** `default` or the policy file's path. */
+  policySource: string;
+}
+
+const MAX_ARGS_SHOWN = 300;
+
+/** Quote for a POSIX shell: the suggestion must be pasteable. */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The `effectgate check` line that explains this decision, when the arguments are short enough to paste. */
+export function checkCommand(
+  f: Pick<RefusalFacts, "tool" | "method" | "params" | "policySource"> & { tainted?: boolean },
+): string {
+  // Reading a key of a string or number params gives undefined, as it does for an object without it.
+  const p = (f.params ?? {}) as Record<string, unknown>;
+  const policy =
+    (f.policySource === "default" ? "" : ` --policy ${shellQuote(f.policySource)}`) +
+    (f.tainted ? " --tainted" : "");
+  if (f.method === "resources/read")
+    return `effectgate check${policy} --method resources/read --args ${shellQuote(JSON.stringify({ uri: p["uri"] }))}`;
+  let args: string;
+  try {
+    args = JSON.stringify(p["arguments"] ?? {});
+  } catch {
+    args = "{}"; // a cycle or BigInt cannot come from a parsed frame, but never throw here
+  }
+  const shown = args.length > MAX_ARGS_SHOWN ? "'<the same arguments>'" : shellQuote(args);
+  const method = f.method === "prompts/get" ? " --method prompts/get" : "";
+  return `effectgate check${policy}${method} --tool ${shellQuote(f.tool)} --args ${shown}`;
+}
+
+/** What the call would have touched: the canonical paths and commands behind the verdict. */
+function target(d: Decision): string {
+  const named = d.effects.filter((e) => e.kind !== "url");
+  // The effect the reason speaks of; the first one otherwise.
+  const first = named.find((e) => e.canonical !== undefined && d.reason.includes(e.canonical)) ?? named[0];
+  if (!first) return "";
+  return first.kind === "command"
+    ? `the command ${JSON.stringify(first.spelled)}`
+    : `${first.canonical ?? first.spelled}`;
+}
+
+export function refusalText(f: RefusalFacts): string {
+  const d = f.decision;
+  const policy =
+    f.policySource === "default" ? "the built-in default policy" : `the policy ${f.policySource}`;
+  const rule = d.rule ?? "(none)";
+  const lines: string[] = [];
+  switch (f.kind) {
+    case "deny":
+      lines.push(`effectgate refused this call to "${f.tool}": ${d.reason}.`);
+      break;
+    case "unjudgeable":
+      lines.push(
+        `effectgate refused this call to "${f.tool}" because it could not be judged: ${d.unjudgeable ?? d.reason}.`,
+      );
+      break;
+    case "cannot-ask":
+      lines.push(`effectgate held this call to "${f.tool}" for the user's confirmation: ${d.reason}.`);
+      lines.push("This client cannot be asked (it did not declare elicitation), so the call was refused.");
+      break;
+    case "declined":
+      lines.push(
+        `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered.`,
+      );
+      break;
+  }
+  const what = target(d);
+  lines.push(
+    `Target: ${what === "" ? "(none)" : what}. Rule: ${rule}. Policy: ${policy}. Level: ${f.level}.${d.tainted ? " The session has taken in untrusted content." : ""}`,
+  );
+  lines.push(
+    "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
+  );
+  const remedies: string[] = [];
+  if (f.kind === "cannot-ask" || f.kind === "declined")
+    remedies.push("run effectgate with --level enforce (confirm verdicts are then relayed with a notice)");
+  if (f.kind === "unjudgeable")
+    remedies.push(
+      "send the call in a form effectgate can read (well-formed JSON, no duplicate keys, within the size budget)",
+    );
+  remedies.push(
+    f.kind === "unjudgeable"
+      ? "run with --level observe to record instead of refuse"
+      : `edit or remove the rule "${rule}" in ${policy === "the built-in default policy" ? "a copy of the default policy passed with --policy FILE" : f.policySource}`,
+  );
+  remedies.push("set EFFECTGATE_OFF=1 for one run to turn every check off");
+  lines.push(
+    `The user can: ${remedies.join("; ")}. To see why: ${checkCommand({ ...f, tainted: d.tainted })}`,
+  );
+  return lines.join("\n");
+}
+
+/** The question put to the user at strict when the client can be asked. */
+export function askText(f: Omit<RefusalFacts, "kind">): string {
+  const d = f.decision;
+  return `effectgate: allow "${f.tool}"? ${d.reason}. Rule: ${d.rule ?? "(none)"} (${f.policySource === "default" ? "default policy" : f.policySource}).`;
+}

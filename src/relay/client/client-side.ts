@@ -1,0 +1,396 @@
+/**
+ * Client → server. Every frame is forwarded as its original bytes unless it carries a judged
+ * request that the gate refuses; then the client gets a refusal with the same id and the server
+ * never sees it. While a call is being judged, later frames wait behind it (order is kept);
+ * only answers to effectgate's own asks skip the queue, since the judgement may be waiting on them.
+ *
+ * With a record-only gate (observe) or none (off) the bytes have already gone on when a frame
+ * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
+ */
+import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../core/gate/gate.js";
+import { classify, isRecord, type Classified } from "../../core/wire/jsonrpc.js";
+import { ambiguousJudgedMethod } from "../../core/wire/judged-call-text.js";
+import { foldedKeyProblem } from "../../core/wire/folded-members.js";
+import { parseSharingLongStrings } from "../../core/json/long-string-parse.js";
+import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../../core/gate/refusal-frame.js";
+import { parseStrictJson } from "../../core/json/strict-json.js";
+import type { Asker } from "./ask.js";
+import { idKey, type Correlator } from "../server/correlate.js";
+import type { ByteSink, Holdable } from "../session/flow.js";
+import type { SessionFacts } from "../session/handshake.js";
+import {
+  ambiguousMember,
+  heldIds,
+  isId,
+  judgedMember,
+  refusalAnswers,
+  unparseable,
+  unreadableMember,
+  unreadableRequest,
+  withClientSpelling,
+  type Member,
+} from "./held-members.js";
+import { batchRecords, type MemberRecords } from "./batch-records.js";
+import { Lane } from "../session/lane.js";
+import {
+  crInside,
+  cutProblem,
+  guessNonJson,
+  isBig,
+  logSeen,
+  looksJudged,
+  mentions,
+  textOf,
+  type SeenFrame,
+} from "../session/seen-frame.js";
+import type { MemberContextFlags, RelayLog, RelayStats } from "../session/types.js";
+
+const CR_PROBLEM =
+  "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
+
+/** Frames queued behind a held call before the client is paused (unless an ask is out). */
+const MAX_QUEUED_FRAMES = 256;
+
+const HANDSHAKE_HINTS = ['"initialize"', "server/discover", "io.modelcontextprotocol/protocolVersion"].map(
+  (s) => Buffer.from(s),
+);
+
+export interface ClientSideDeps {
+  gate: Gate | undefined;
+  log: RelayLog;
+  toServer: ByteSink;
+  /** Writes a line effectgate made up (refusal, ask) to the client and logs it. */
+  toClient: (line: string) => void;
+  correlator: Correlator;
+  facts: SessionFacts;
+  asker: Asker;
+  stats: RelayStats;
+  flow: Holdable;
+  announce: (line: string) => void;
+  onError: (err: unknown) => void;
+  /** The relay wrote the frame's bytes to the server as they arrived; only record and judge. */
+  passThrough: boolean;
+  /** In pass-through both directions share one lane, so records keep the order frames crossed. */
+  lane?: Lane;
+}
+
+export class ClientSide {
+  readonly lane: Lane;
+  private readonly refusedIds = new Set<string>();
+  private queueHeld = false;
+
+  constructor(private readonly d: ClientSideDeps) {
+    this.lane = d.lane ?? new Lane(d.onError);
+  }
+
+  onFrame(frame: SeenFrame): void {
+    const d = this.d;
+    d.stats.c2sFrames++;
+    // Answers to our asks skip the queue: the held call ahead of them may be waiting on one.
+    const taken =
+      !d.passThrough && !isBig(frame) && d.asker.mentioned(frame.bytes) && d.asker.take(frame.bytes);
+    if (taken) {
+      // Bytes that are not JSON are logged as text with nonJson, like any unreadable line.
+      d.log.frame("c2s", frame.bytes, frame.eol, !taken.json, taken.json);
+      d.stats.consumed++;
+      return;
+    }
+    this.lane.run(() => this.handle(frame));
+    if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
+      this.queueHeld = true;
+      d.flow.hold();
+      void this.lane.whenIdle().then(() => this.releaseQueueHold());
+    }
+  }
+
+  private releaseQueueHold(): void {
+    if (!this.queueHeld) return;
+    this.queueHeld = false;
+    this.d.flow.release();
+  }
+
+  private handle(frame: SeenFrame): void | Promise<void> {
+    const d = this.d;
+    if (!d.gate) return this.passUnjudged(frame);
+    const text = textOf(frame);
+    const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
+    let value: unknown;
+    let problem: string | undefined;
+    if (strict.ok) value = strict.value;
+    else {
+      try {
+        value = parseSharingLongStrings(text);
+        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
+      } catch {
+        logSeen(d.log, "c2s", frame, true);
+        if (!looksJudged(frame, text)) return this.forward(frame);
+        return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
+      }
+    }
+    logSeen(d.log, "c2s", frame, false, true);
+    // A frame read cut short is not the frame the server reads, unless the judge reads it alike.
+    const cut = cutProblem(frame, value);
+    if (cut !== undefined) problem = cut;
+    // A member in another case ("Method", "Arguments") is a second spelling a Go server reads.
+    problem ??= foldedKeyProblem(value);
+    const c = classify(value);
+    // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
+    // streams do) reads the line as several messages: one of them may be a call nobody judged.
+    if (crInside(frame, text) && looksJudged(frame, text)) return this.crInside(frame, c);
+    if (this.ownAnswer(c)) return;
+    if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
+    if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
+    const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
+    if (!member) {
+      if (c.kind === "request") this.track(c.method, c.id, c.params);
+      if (c.kind === "invalid" && looksJudged(frame, text)) {
+        return this.judgeMembers(frame, [unreadableRequest(c, c.reason)], false);
+      }
+      return this.forward(frame);
+    }
+    return this.judgeMembers(frame, [member], false);
+  }
+
+  /**
+   * A frame that parsed, with a CR inside: every judged call in it is refused with the problem,
+   * under its own id and name, and a batch answers every request in it; a frame whose calls
+   * cannot be told apart is still answered under the id it carries.
+   */
+  private crInside(frame: SeenFrame, c: Classified): Promise<void> {
+    if (c.kind === "batch") {
+      const judged: Member[] = [];
+      c.members.forEach((m, index) => {
+        const jm = this.judgedMember(m, CR_PROBLEM);
+        if (jm) judged.push({ ...jm, index });
+      });
+      if (judged.length === 0) judged.push(unreadableMember(CR_PROBLEM));
+      return this.judgeMembers(frame, judged, true, c.members);
+    }
+    return this.judgeMembers(
+      frame,
+      [this.judgedMember(c, CR_PROBLEM) ?? unreadableRequest(c, CR_PROBLEM)],
+      false,
+    );
+  }
+
+  /**
+   * An answer to one of our asks that the byte test missed (its id spelled with escapes): taken
+   * here, and never forwarded. A batch holding one is dropped whole (nothing is rewritten); the
+   * ask it answers then ends at its timeout.
+   */
+  private ownAnswer(c: Classified): boolean {
+    const asker = this.d.asker;
+    if (c.kind === "response" && asker.takeAnswer(c.msg)) {
+      this.d.stats.consumed++;
+      return true;
+    }
+    if (c.kind !== "batch" || !c.members.some((m) => m.kind === "response" && asker.owns(m.id))) return false;
+    this.d.log.event("ask-answer-dropped", { why: "an answer inside a batch" });
+    this.d.stats.consumed++;
+    return true;
+  }
+
+  /** No gate (checks off): relay, reading only what the handshake record needs. */
+  private passUnjudged(frame: SeenFrame): void {
+    const d = this.d;
+    if (d.facts.era === "unknown" && HANDSHAKE_HINTS.some((h) => mentions(frame, h))) {
+      try {
+        const c = classify(parseSharingLongStrings(textOf(frame)));
+        logSeen(d.log, "c2s", frame, false, true);
+        if (c.kind === "request" && d.facts.clientRequest(c.method, c.params))
+          d.correlator.sent({ method: c.method, id: c.id, params: c.params });
+        return this.forward(frame);
+      } catch {
+        // not JSON: falls through to the plain path
+      }
+    }
+    logSeen(d.log, "c2s", frame, guessNonJson(frame));
+    this.forward(frame);
+  }
+
+  private batch(
+    frame: SeenFrame,
+    members: Classified[],
+    problem: string | undefined,
+    text: string,
+  ): void | Promise<void> {
+    const malformed = members.find(
+      (m): m is Extract<Classified, { kind: "invalid" }> => m.kind === "invalid",
+    );
+    const batchProblem =
+      problem ?? (malformed ? `a batch with a malformed member (${malformed.reason})` : undefined);
+    const judged: Member[] = [];
+    members.forEach((m, index) => {
+      const jm = this.judgedMember(m, batchProblem);
+      if (jm) judged.push({ ...jm, index });
+    });
+    if (judged.length === 0 && malformed && looksJudged(frame, text)) {
+      judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
+    }
+    const ambiguous = judged.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;
+    if (ambiguous !== undefined) {
+      const m = unreadableMember(`${problem}: the server may read a method as ${ambiguous}`);
+      m.held.method = ambiguous;
+      judged.push(m);
+    }
+    if (judged.length === 0) {
+      this.trackAll(members);
+      return this.forward(frame);
+    }
+    return this.judgeMembers(frame, judged, true, members);
+  }
+
+  /**
+   * A frame read two ways (duplicate keys) whose last-wins reading is not judged: held anyway
+   * when any spelling of its method names a judged one, since the server may read that one.
+   * Only frames that already failed the strict parse get here, so clean frames pay nothing.
+   */
+  private ambiguous(c: Classified, problem: string | undefined, text: string): Member | undefined {
+    if (problem === undefined) return undefined;
+    const method = ambiguousJudgedMethod(text);
+    return method === undefined ? undefined : ambiguousMember(c, method, problem);
+  }
+
+  /** Notes the handshake, then builds the judged member (if any). */
+  private judgedMember(c: Classified, problem: string | undefined): Member | undefined {
+    if (c.kind === "request") this.d.facts.clientRequest(c.method, c.params);
+    return judgedMember(c, problem);
+  }
+
+  /**
+   * Judges each member in turn. All forward: the frame goes on unchanged. Any refusal: nothing
+   * of the frame is sent, and every request in it is answered (one array frame for a batch).
+   */
+  private async judgeMembers(
+    frame: SeenFrame,
+    judged: Member[],
+    isBatch: boolean,
+    all?: Classified[],
+  ): Promise<void> {
+    const d = this.d;
+    // Until the frame is sent or answered, the server must not answer any request in it: it has
+    // not seen them, and a client would take its made-up answer (server-side.ts drops it).
+    const held = d.passThrough ? [] : heldIds(judged, all);
+    for (const id of held) d.correlator.hold(id);
+    let firstRefusal: { member: Member; text: string } | undefined;
+    const refusedText = new Map<Member, string>();
+    // Several calls in one batch share its fate: their records wait until it is known.
+    const records = judged.length > 1 ? new Map<Member, MemberRecords>() : undefined;
+    try {
+      for (const member of judged) {
+        const kept: MemberRecords | undefined = records && { events: [], wouldRefuse: false };
+        if (kept) records?.set(member, kept);
+        const answer = await this.judge(member.held, kept);
+        // At observe the pin gate's refusal is only its `pin` event: enforce refuses such a call.
+        if (kept)
+          kept.wouldRefuse =
+            answer.decision?.verdict === "deny" ||
+            kept.events.some(([ev, data]) => ev === "pin" && data["kind"] === "call");
+        if (answer.action === "refuse") {
+          refusedText.set(member, answer.text);
+          firstRefusal ??= { member, text: answer.text };
+        }
+      }
+    } finally {
+      for (const id of held) d.correlator.release(id);
+    }
+    if (records)
+      for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, this.d.passThrough))
+        this.d.log.event(ev, data);
+    if (!firstRefusal) {
+      if (all) this.trackAll(all);
+      else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
+      return this.forward(frame);
+    }
+    if (d.passThrough) {
+      // The gate said it only records, so the bytes went on before judging. Say so loudly.
+      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.held.method} after it was sent`));
+      return;
+    }
+    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
+    const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
+    for (const m of judged)
+      if (m.answerId && isId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
+    for (const id of held) d.correlator.refused(id);
+    d.stats.refused += judged.length;
+    d.log.event("refused", {
+      batch: isBatch,
+      calls: judged.map((m) => ({
+        method: m.held.method,
+        id: m.answerId?.value ?? null,
+        problem: m.held.problem ?? null,
+        text: refusedText.get(m) ?? reasonOthers,
+      })),
+    });
+    if (answers.length === 0) {
+      d.announce(
+        `refused a ${firstRefusal.member.held.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
+      );
+      return;
+    }
+    // An id past 2^53 is answered as the client spelled it, not as JSON.parse rounded it.
+    const spelled = withClientSpelling(answers, () => textOf(frame));
+    d.toClient(
+      spelled.spell(
+        isBatch ? batchRefusalFrame(spelled.answers) : refusalFrame(spelled.answers[0] as RefusalMember),
+      ),
+    );
+  }
+
+  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<GateAnswer> {
+    const d = this.d;
+    const gate = d.gate as Gate;
+    try {
+      return await gate.judge(held, this.context(held, kept));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      d.log.event("gate-error", { method: held.method, id: held.id, error: message });
+      d.announce(`could not judge ${held.method} id ${JSON.stringify(held.id)}: ${message}; refused it`);
+      return {
+        action: "refuse",
+        text: `effectgate could not judge this call (${message}), so it was not sent to the server.`,
+      };
+    }
+  }
+
+  private context(held: HeldRequest, kept?: MemberRecords): JudgeContext {
+    const d = this.d;
+    const ctx: JudgeContext & MemberContextFlags = kept
+      ? { record: (ev, data) => kept.events.push([ev, data]), announce: d.announce, recordAllows: true }
+      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
+    if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
+      ctx.ask = (message) => {
+        this.releaseQueueHold(); // the answer must be able to arrive
+        return d.asker.ask(message, (seconds) =>
+          d.announce(
+            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+          ),
+        );
+      };
+    }
+    return ctx;
+  }
+
+  /** A client's cancel for a request effectgate answered itself goes no further. */
+  private swallowCancel(method: string, params: unknown): boolean {
+    if (method !== "notifications/cancelled" || !isRecord(params) || !isId(params.requestId)) return false;
+    if (!this.refusedIds.delete(idKey(params.requestId))) return false;
+    this.d.stats.consumed++;
+    return true;
+  }
+
+  private trackAll(members: Classified[]): void {
+    for (const m of members) if (m.kind === "request") this.track(m.method, m.id, m.params);
+  }
+
+  private track(method: string, id: HeldRequest["id"], params: unknown): void {
+    if (this.d.gate?.observe || method === "initialize" || method === "server/discover")
+      this.d.correlator.sent({ method, id, params });
+  }
+
+  private forward(frame: SeenFrame): void {
+    this.d.stats.forwarded++;
+    // A big frame exists only in pass-through, where its bytes have already gone on.
+    if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
+  }
+}

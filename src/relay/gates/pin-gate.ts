@@ -1,0 +1,137 @@
+import { canonicalJson } from "../../core/json/jcs.js";
+import { foldedValues } from "../../core/json/key-fold.js";
+import type { Decision, Level } from "../../core/types.js";
+import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
+import { escapeForTerminal } from "../../core/pins/escape.js";
+import { approvedTools, identityFor } from "../../core/pins/lock.js";
+import { PinState } from "../../core/pins/state.js";
+import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
+
+/**
+ * Pins at run time. Every `tools/list` page the server sends is compared with the lock before
+ * it is forwarded (the list itself is relayed unchanged: withholding tools would break clients
+ * that cache lists; see docs/decisions/0027). A call to a tool that changed, appeared or cannot
+ * be checked is refused at enforce and strict, and recorded at observe.
+ */
+
+export interface PinGateOptions {
+  lockPath: string;
+  identity: string;
+  level: Level;
+  serverArgv: string[];
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function createPinGate(opts: PinGateOptions): Gate {
+  // Throws ConfigError (exit 78) for a missing, malformed or hand-edited lock.
+  const { lock } = loadLock(opts.lockPath, { mustExist: true });
+  const entry = Object.hasOwn(lock.servers, opts.identity) ? lock.servers[opts.identity] : undefined;
+  const state = new PinState(entry ? approvedTools(entry) : undefined);
+
+  const argvText = opts.serverArgv.join(" ");
+  const flags =
+    (opts.lockPath === DEFAULT_LOCK ? "" : ` --lock ${opts.lockPath}`) +
+    (opts.identity === identityFor(undefined, opts.serverArgv) ? "" : ` --name ${opts.identity}`);
+  const review = `effectgate approve --diff${flags} -- ${argvText}`;
+  const approve = `effectgate approve${flags} -- ${argvText}`;
+
+  // Facts known at start-up, said once the relay gives us a way to say them.
+  const startNotes: { ev: Record<string, unknown>; line: string }[] = [];
+  if (entry === undefined) {
+    startNotes.push({
+      ev: { kind: "no-entry", identity: opts.identity, lock: opts.lockPath },
+      line: `pin: ${opts.lockPath} has no entry for ${JSON.stringify(opts.identity)}; ${opts.level === "observe" ? "calls are recorded" : "every tool call will be refused"} until you run: ${approve}`,
+    });
+  } else {
+    const [command = "", ...args] = opts.serverArgv;
+    if (entry.command !== command || canonicalJson(entry.args) !== canonicalJson(args)) {
+      startNotes.push({
+        ev: { kind: "argv-mismatch", approved: [entry.command, ...entry.args], launched: opts.serverArgv },
+        line: `pin: the server was approved as ${JSON.stringify([entry.command, ...entry.args].join(" "))} but is started as ${JSON.stringify(argvText)}; review with: ${review}`,
+      });
+    }
+  }
+  let started = false;
+  const sayStartNotes = (ctx: JudgeContext): void => {
+    if (started) return;
+    started = true;
+    for (const n of startNotes) {
+      ctx.record("pin", n.ev);
+      ctx.announce(escapeForTerminal(n.line));
+    }
+  };
+
+  const refusal = (tool: string, reason: string): { text: string; decision: Decision } => {
+    const next = entry === undefined ? `Approve the server with: ${approve}` : `Review it with: ${review}`;
+    const text = `effectgate refused the call to "${tool}": ${reason}. ${next}`;
+    return {
+      text,
+      decision: { verdict: "deny", rule: `pins ${opts.lockPath}`, reason: text, effects: [], tainted: false },
+    };
+  };
+
+  return {
+    recordsOnly: opts.level === "observe",
+    async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
+      sayStartNotes(ctx);
+      if (req.method !== "tools/call") return { action: "forward" };
+      const name = isObj(req.params) ? req.params["name"] : undefined;
+      const check =
+        typeof name === "string"
+          ? state.checkCall(name)
+          : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
+      if (check.ok) return { action: "forward" };
+      const tool = typeof name === "string" ? name : "(no name)";
+      const { text, decision } = refusal(tool, check.reason);
+      const refused = opts.level !== "observe";
+      ctx.record("pin", { kind: "call", tool, id: req.id, reason: check.reason, level: opts.level, refused });
+      if (!refused) return { action: "forward", decision };
+      return { action: "refuse", text, decision };
+    },
+
+    observe(seen: ObservedResponse, ctx: JudgeContext): void {
+      sayStartNotes(ctx);
+      if (seen.request.method !== "tools/list") return;
+      const result = seen.response["result"];
+      if (!isObj(result)) return; // an error answer lists nothing
+      if (seen.cut) {
+        // Cut descriptions would read as changed ones; the list is only known to be too big.
+        ctx.record("pin", { kind: "unreadable-list", got: "cut" });
+        ctx.announce(
+          "pin: a tools/list answer was too large to read whole (it was cut for reading); nothing in it was checked",
+        );
+        return;
+      }
+      // A Go client reads "Tools" or "NEXTCURSOR" as these members (last one winning): every list
+      // any client may read is compared with the lock.
+      const lists = foldedValues(result, "tools");
+      if (lists.length === 0 || lists.some((tools) => !Array.isArray(tools))) {
+        const got = lists.find((tools) => !Array.isArray(tools));
+        ctx.record("pin", { kind: "unreadable-list", got: typeof got });
+        ctx.announce("pin: a tools/list answer has no list of tools; nothing in it can be checked");
+        if (lists.length === 0) return;
+      }
+      const first = !(isObj(seen.request.params) && seen.request.params["cursor"] !== undefined);
+      const last = foldedValues(result, "nextCursor").every((c) => c === undefined || c === null);
+      for (const tools of lists) {
+        if (!Array.isArray(tools)) continue;
+        for (const c of state.observeListDetailed(tools, { first, last })) {
+          ctx.record("pin", { kind: c.kind, tool: c.tool, severity: c.severity, sentences: c.sentences });
+          for (const s of c.sentences)
+            ctx.announce(
+              `pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,
+            );
+        }
+      }
+    },
+
+    observeServerMessage(msg: Record<string, unknown>, ctx: JudgeContext): void {
+      sayStartNotes(ctx);
+      if (msg["method"] !== "notifications/tools/list_changed") return;
+      state.listChanged();
+      ctx.record("pin", { kind: "list-changed" });
+    },
+  };
+}
