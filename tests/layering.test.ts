@@ -42,6 +42,7 @@ const CORE = [
   "core/text",
   "core/process",
   "core/paths",
+  "core/net",
   "core/wire",
   "core/framing",
   "core/gate",
@@ -59,6 +60,8 @@ const ALLOWED: Record<string, string[]> = {
   "core/text": [],
   "core/process": [],
   "core/paths": [],
+  // Hosts and addresses: read by the effects, the policy and the judge; knows none of them.
+  "core/net": [],
   "core/wire": ["core/json"],
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge.
