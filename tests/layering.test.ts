@@ -89,7 +89,7 @@ const ALLOWED: Record<string, string[]> = {
   relay: [...CORE, "config", "log", "platform"],
   bench: ["core/judge", "core/paths", "core/policy"],
   commands: [...CORE, "config", "relay", "log", "clients", "platform", "version.ts"],
-  "main.ts": ["version.ts"],
+  "main.ts": ["commands", "version.ts"],
   "version.ts": [],
   "core/types.ts": [],
   "core/errors.ts": [],

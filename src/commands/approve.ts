@@ -11,21 +11,8 @@ import { envDenier } from "../relay/gates/build-gates.js";
 import { readPolicy } from "../config/policy-file.js";
 import { serverEnv } from "../relay/process/spawn-server.js";
 import { VERSION } from "../version.js";
-
-const HELP = `usage: effectgate approve [--lock FILE] [--diff] [--timeout S] [--name N] [--pin-env A,B] [--policy P] -- CMD [ARGS...]
-
-Starts the server, lists its tools (every page), prompts, resource templates and instructions,
-and pins them in the lock (default ./${DEFAULT_LOCK}). With --diff, compares instead of writing:
-exit 1 when anything differs or the server has no entry, 0 when unchanged.
-
-  --lock FILE     the lock file (several servers may share one)
-  --diff          compare the live server with the lock; write nothing
-  --timeout S     seconds to wait for each answer (default 30)
-  --name N        the server's identity in the lock (default: its command line)
-  --pin-env A,B   pin these environment variable names (never values)
-  --policy P      start the server with the environment this policy's env.deny leaves it, as
-                  the relay would (default: the shipped policy)
-`;
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { policyOption } from "./cli/values.js";
 
 interface Options {
   lock: string;
@@ -37,82 +24,75 @@ interface Options {
   argv: string[];
 }
 
-function parse(args: string[]): Options | "help" {
-  const o: Options = {
-    lock: DEFAULT_LOCK,
-    diff: false,
-    timeoutMs: 30_000,
-    name: undefined,
-    pinEnv: [],
-    argv: [],
-  };
-  let i = 0;
-  const value = (flag: string, inline: string | undefined): string => {
-    if (inline !== undefined) return inline;
-    const v = args[++i];
-    if (v === undefined || v === "--") throw new UsageError(`${flag}: expected a value, got nothing`);
-    return v;
-  };
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--") {
-      o.argv = args.slice(i + 1);
-      break;
-    }
-    const eq = a.indexOf("=");
-    const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    const inline = a.startsWith("--") && eq > 0 ? a.slice(eq + 1) : undefined;
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return "help";
-      case "--diff":
-        o.diff = true;
-        break;
-      case "--lock":
-        o.lock = value(flag, inline);
-        break;
-      case "--name":
-        o.name = value(flag, inline);
-        break;
-      case "--policy":
-        o.policy = value(flag, inline);
-        break;
-      case "--pin-env":
-        o.pinEnv = value(flag, inline)
+export const command: CommandDeclaration = {
+  description:
+    "Start the server, list its tools (every page), prompts, resource templates and " +
+    "instructions, and pin them in the lock. The relay's --lock then refuses what changed. " +
+    "With --diff, compare instead of writing: exit 1 when anything differs or the server has " +
+    "no entry, 0 when unchanged.",
+  options: [
+    {
+      flags: "--lock <file>",
+      meaning: "the lock file (several servers may share one)",
+      default: `./${DEFAULT_LOCK}`,
+      value: DEFAULT_LOCK,
+    },
+    { flags: "--diff", meaning: "compare the live server with the lock; write nothing", default: "off" },
+    {
+      flags: "--timeout <seconds>",
+      meaning: "how long to wait for each answer of the server",
+      default: "30",
+      value: 30_000,
+      parse: (text) => {
+        const s = Number(text);
+        if (!Number.isFinite(s) || s <= 0)
+          throw new UsageError(`expected a positive number of seconds, got ${JSON.stringify(text)}`);
+        return s * 1000;
+      },
+    },
+    {
+      flags: "--name <name>",
+      meaning: "the server's identity in the lock (give the relay the same --name)",
+      default: "its command line",
+    },
+    {
+      flags: "--pin-env <names>",
+      meaning: "pin these environment variable names, comma-separated (never their values)",
+      default: "none",
+      value: [],
+      parse: (text) =>
+        text
           .split(",")
           .map((s) => s.trim())
-          .filter(Boolean);
-        break;
-      case "--timeout": {
-        const v = value(flag, inline);
-        const s = Number(v);
-        if (!Number.isFinite(s) || s <= 0)
-          throw new UsageError(`--timeout: expected a positive number of seconds, got ${JSON.stringify(v)}`);
-        o.timeoutMs = s * 1000;
-        break;
-      }
-      default:
-        throw new UsageError(
-          `approve: unknown option ${JSON.stringify(a)}; the server command goes after --`,
-        );
-    }
-  }
-  if (o.argv.length === 0)
-    throw new UsageError(
-      "approve: expected the server command after --, got none (effectgate approve -- CMD [ARGS...])",
-    );
-  return o;
-}
+          .filter(Boolean),
+    },
+    policyOption(
+      "start the server with the environment this policy's env.deny leaves it, as the relay would",
+    ),
+  ],
+  serverCommand: {
+    example: "effectgate approve -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+  },
+  examples: [
+    {
+      command: "effectgate approve --name fs -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+      says: "pin a server's tools in ./effectgate.lock",
+    },
+    {
+      command: "effectgate approve --diff --name fs -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+      says: "review what changed since, writing nothing (exit 1 on a change)",
+    },
+  ],
+  run: (parsed) => {
+    // --timeout is read in seconds and kept in milliseconds.
+    const { timeout, ...rest } = parsed.options as Omit<Options, "argv" | "timeoutMs"> & { timeout: number };
+    return approve({ ...rest, timeoutMs: timeout, argv: parsed.server });
+  },
+};
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
-export async function run(args: string[]): Promise<number> {
-  const o = parse(args);
-  if (o === "help") {
-    process.stdout.write(HELP);
-    return 0;
-  }
+async function approve(o: Options): Promise<number> {
   // --diff reads the lock like the relay does (a hand edit is exit 78); approving replaces an
   // edited entry after showing it, which is how the error message tells users to fix it.
   const { lock, edited } = loadLock(o.lock, { mustExist: false, allowEdited: !o.diff });

@@ -1,16 +1,17 @@
 // `effectgate check`: explain how one call would be judged, without a server or a network.
 import { resolve } from "node:path";
-import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../core/errors.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
-import { outcomeFor, parseLevel } from "../core/gate/levels.js";
+import { outcomeFor } from "../core/gate/levels.js";
 import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
 import { parseStrictJson } from "../core/json/strict-json.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { readPolicy } from "../config/policy-file.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { levelOption, policyOption } from "./cli/values.js";
 
 const SYNTHETIC_HOME: Record<Platform, string> = {
   linux: "/home/user",
@@ -63,69 +64,97 @@ function describeEffect(item: JudgedEffect): string {
   return lines.join("\n");
 }
 
-export async function run(args: string[]): Promise<number> {
-  const program = new Command("effectgate check")
-    .description("explain how one call would be judged (no server is started)")
-    .option("--policy <policy>", "default or a policy file", "default")
-    .option("--level <level>", "observe, enforce or strict (default: the policy's mode, else observe)")
-    .option("--tainted", "judge as if the session had taken in untrusted content", false)
-    .option("--platform <platform>", "linux, darwin or win32 (another platform uses a synthetic machine)")
-    .option("--cwd <dir>", "the server's working directory")
-    .option("--home <dir>", "the home folder")
-    .option("--method <method>", "tools/call, prompts/get or resources/read", "tools/call")
-    .option("--tool <name>", "the tool (or prompt) name")
-    .option(
-      "--args <json>",
-      'the call\'s arguments as a JSON object (for resources/read: {"uri": ...})',
-      "{}",
-    )
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: () => undefined })
-    .allowExcessArguments(false);
-  try {
-    program.parse(args, { from: "user" });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
-      throw new UsageError(`check: ${err.message.replace(/^error: /, "")}`);
-    }
-    throw err;
-  }
-  const o = program.opts<{
-    policy: string;
-    level?: string;
-    tainted: boolean;
-    platform?: string;
-    cwd?: string;
-    home?: string;
-    method: string;
-    tool?: string;
-    args: string;
-  }>();
+interface Options {
+  policy: string;
+  level?: Level;
+  tainted: boolean;
+  platform?: Platform;
+  cwd?: string;
+  home?: string;
+  method: string;
+  tool?: string;
+  args: string;
+}
 
+const METHODS = ["tools/call", "prompts/get", "resources/read"];
+
+export const command: CommandDeclaration = {
+  description:
+    "Explain how one call would be judged: its effects, the canonical paths, the rule that " +
+    "matched and the outcome at each level. No server is started and nothing is sent. Exit 0 " +
+    "allow, 1 confirm, 3 deny, 2 bad words, 78 a policy that cannot be used.",
+  options: [
+    policyOption("default or a policy file"),
+    levelOption("the policy's mode, else observe"),
+    {
+      flags: "--tainted",
+      meaning: "judge as if the session had taken in untrusted content",
+      default: "off",
+    },
+    {
+      flags: "--platform <platform>",
+      meaning: "linux, darwin or win32; another platform than this one uses a synthetic machine",
+      default: "this machine's",
+      parse: (text) => {
+        if (text !== "linux" && text !== "darwin" && text !== "win32")
+          throw new UsageError(`expected linux, darwin or win32, got ${JSON.stringify(text)}`);
+        return text;
+      },
+    },
+    { flags: "--cwd <dir>", meaning: "the server's working directory", default: "the current folder" },
+    { flags: "--home <dir>", meaning: "the home folder (~)", default: "this user's home" },
+    {
+      flags: "--method <method>",
+      meaning: "tools/call, prompts/get or resources/read",
+      default: "tools/call",
+      value: "tools/call",
+      parse: (text) => {
+        if (!METHODS.includes(text))
+          throw new UsageError(
+            `expected tools/call, prompts/get or resources/read, got ${JSON.stringify(text)}`,
+          );
+        return text;
+      },
+    },
+    {
+      flags: "--tool <name>",
+      meaning: "the tool (or prompt) name",
+      default: "none; needed unless --method resources/read",
+    },
+    {
+      flags: "--args <json>",
+      meaning: 'the call\'s arguments as a JSON object (for resources/read: {"uri": ...})',
+      default: "{}",
+      value: "{}",
+    },
+  ],
+  examples: [
+    {
+      command: `effectgate check --tool write_file --args '{"path":"~/.bashrc"}'`,
+      says: "how the shipped policy judges a write to ~/.bashrc",
+    },
+    {
+      command: `effectgate check --policy team.yaml --level enforce --tool run --args '{"command":"rm -rf build"}'`,
+      says: "a command under your own policy, at enforce",
+    },
+    {
+      command: `effectgate check --platform win32 --tool read_file --args '{"path":"C:/Users/user/.ssh/id_rsa"}'`,
+      says: "a Windows path, on a synthetic Windows machine",
+    },
+  ],
+  run: (parsed) => check(parsed.options as unknown as Options),
+};
+
+async function check(o: Options): Promise<number> {
   const platform = o.platform ?? currentPlatform();
-  if (platform !== "linux" && platform !== "darwin" && platform !== "win32")
-    throw new UsageError(
-      `check: --platform: expected linux, darwin or win32, got ${JSON.stringify(platform)}`,
-    );
-  const level = o.level === undefined ? undefined : parseLevel(o.level);
-  if (o.level !== undefined && level === undefined)
-    throw new UsageError(
-      `check: --level: expected observe, enforce or strict, got ${JSON.stringify(o.level)}`,
-    );
-  if (!["tools/call", "prompts/get", "resources/read"].includes(o.method))
-    throw new UsageError(
-      `check: --method: expected tools/call, prompts/get or resources/read, got ${JSON.stringify(o.method)}`,
-    );
-  if (o.method !== "resources/read" && (o.tool === undefined || o.tool === ""))
-    throw new UsageError(
-      `check: --tool: expected a tool name, got ${o.tool === undefined ? "none" : "an empty one"}`,
-    );
+  const level = o.level;
+  if (o.method !== "resources/read" && o.tool === undefined)
+    throw new UsageError("--tool: expected a tool name, got none");
   // Checked before the policy is loaded: a relative home would otherwise be blamed on the
   // policy's `~/…` patterns, one line each, and an empty one would make `~` the root.
   if (o.home !== undefined && !isAbsoluteOn(platform, o.home))
     throw new UsageError(
-      `check: --home: expected an absolute path (for ${platform}), got ${JSON.stringify(o.home)}`,
+      `--home: expected an absolute path (for ${platform}), got ${JSON.stringify(o.home)}`,
     );
 
   // Duplicate keys are not a usage error: the relay would refuse such a call, and check says so.
@@ -139,13 +168,13 @@ export async function run(args: string[]): Promise<number> {
       problem = `arguments: ${strict.error}`;
     } catch {
       throw new UsageError(
-        `check: --args: expected a JSON object, got ${strict.error}: ${o.args.length > 60 ? `${o.args.slice(0, 57)}...` : o.args}`,
+        `--args: expected a JSON object, got ${strict.error}: ${o.args.length > 60 ? `${o.args.slice(0, 57)}...` : o.args}`,
       );
     }
   }
   if (parsedArgs === null || typeof parsedArgs !== "object" || Array.isArray(parsedArgs)) {
     throw new UsageError(
-      `check: --args: expected a JSON object, got ${Array.isArray(parsedArgs) ? "a list" : JSON.stringify(parsedArgs)}`,
+      `--args: expected a JSON object, got ${Array.isArray(parsedArgs) ? "a list" : JSON.stringify(parsedArgs)}`,
     );
   }
 

@@ -20,7 +20,9 @@ import { parseScenarioFile } from "../core/evaluation/scenario-file.js";
 import { escapeForTerminal, terminalSafeJson } from "../core/replay/escape.js";
 import { listLogs, tryReadLogFile } from "../log/reader.js";
 import { readPolicy } from "../config/policy-file.js";
-import { HELP, parseEvalArgs } from "../core/evaluation/options.js";
+import { parseCount, parseFraction } from "../core/evaluation/options.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { policyOption } from "./cli/values.js";
 
 /** Progress lines on a terminal's stderr from this many log files on. */
 const PROGRESS_FROM = 20;
@@ -43,7 +45,7 @@ function policyCache(spec: string | undefined): (profile: PlatformProfile) => Co
 export function loadScenarios(dir: string): Scenario[] {
   if (!isDir(dir)) {
     const why = existsSync(dir) ? "which is not a folder" : "which does not exist";
-    throw new UsageError(`eval: --attack expected a folder of scenario files, got "${dir}", ${why}`);
+    throw new UsageError(`--attack: expected a folder of scenario files, got "${dir}", ${why}`);
   }
   let names: string[];
   try {
@@ -51,7 +53,7 @@ export function loadScenarios(dir: string): Scenario[] {
       .filter((n) => /\.(ya?ml|json)$/.test(n) && !n.startsWith("."))
       .sort();
   } catch {
-    throw new UsageError(`eval: --attack expected a readable folder of scenario files, got "${dir}"`);
+    throw new UsageError(`--attack: expected a readable folder of scenario files, got "${dir}"`);
   }
   const problems: ConfigProblem[] = [];
   const out: Scenario[] = [];
@@ -99,11 +101,9 @@ function readBenign(
 ): { sessions: BenignSession[]; unreadable: UnreadableLog[] } {
   const listing = listLogs(path);
   if (listing.kind === "missing")
-    throw new UsageError(`eval: --benign expected a log file or folder, got "${path}", which does not exist`);
+    throw new UsageError(`--benign: expected a log file or folder, got "${path}", which does not exist`);
   if (listing.kind === "unreadable")
-    throw new UsageError(
-      `eval: --benign expected a readable log file or folder, got "${path}": ${listing.why}`,
-    );
+    throw new UsageError(`--benign: expected a readable log file or folder, got "${path}": ${listing.why}`);
   const files = listing.files;
   const show = progress && files.length >= PROGRESS_FROM;
   const sessions: BenignSession[] = [];
@@ -115,7 +115,7 @@ function readBenign(
     if (got.ok) return void sessions.push({ file: basename(file), entries: got.lines });
     // The one file named is the whole input: a usage error, as for a missing one.
     if (listing.kind === "file")
-      throw new UsageError(`eval: --benign expected a readable log file, got "${path}": ${got.why}`);
+      throw new UsageError(`--benign: expected a readable log file, got "${path}": ${got.why}`);
     unreadable.push({ file: basename(file), why: got.why });
     process.stderr.write(
       `effectgate: eval: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,
@@ -124,12 +124,76 @@ function readBenign(
   return { sessions, unreadable };
 }
 
-export async function run(args: string[]): Promise<number> {
-  const opts = parseEvalArgs(args);
-  if (opts.help) {
-    process.stdout.write(HELP);
-    return EXIT.ok;
-  }
+interface Options {
+  attack?: string;
+  benign?: string;
+  policy?: string;
+  json: boolean;
+  minRecall?: number;
+  maxBlocksPerWeek?: number;
+  exclude: string[];
+  excludeFile: string[];
+}
+
+export const command: CommandDeclaration = {
+  description:
+    "Measure a policy: its recall over attack scenarios, per level and category, and its " +
+    "false positives over session logs of ordinary work, as blocks per week of active time. " +
+    "With neither --attack nor --benign, both shipped corpora are used. Exit 1 when a " +
+    "threshold is missed or a log could not be read.",
+  options: [
+    {
+      flags: "--attack <dir>",
+      meaning: "a folder of attack scenarios (see corpus/attack)",
+      default: "the shipped corpus, when --benign is not given either",
+    },
+    {
+      flags: "--benign <path>",
+      meaning: "a session log or a folder of them; a folder's excluded-sessions.txt applies",
+      default: "the shipped corpus, when --attack is not given either",
+    },
+    policyOption("the policy to measure: default or a policy file"),
+    {
+      flags: "--min-recall <ratio>",
+      meaning:
+        "exit 1 when recall at enforce is below this (0..1 or a percentage like 90%), or when no attack scenario was measured",
+      default: "no threshold",
+      parse: parseFraction,
+    },
+    {
+      flags: "--max-blocks-per-week <n>",
+      meaning: "exit 1 when blocks per week at enforce exceed this, or cannot be said",
+      default: "no threshold",
+      parse: parseCount,
+    },
+    {
+      flags: "--exclude <id...>",
+      meaning: "leave these benign sessions out (an id that names no session is an error)",
+      default: "none",
+    },
+    {
+      flags: "--exclude-file <file>",
+      meaning: 'also leave out the sessions listed in this file, one "ID  # reason" per line; repeatable',
+      default: "none",
+      repeatable: true,
+    },
+    { flags: "--json", meaning: "one JSON document instead of text", default: "off" },
+  ],
+  examples: [
+    { command: "effectgate eval", says: "the shipped policy over both shipped corpora" },
+    {
+      command: "effectgate eval --policy team.yaml --benign ~/.effectgate/sessions --max-blocks-per-week 1",
+      says: "your own policy over your own sessions, failing above one block a week",
+    },
+    {
+      command: "effectgate eval --attack corpus/attack --min-recall 90% --json",
+      says: "attack recall only, as JSON, failing below 90%",
+    },
+  ],
+  run: (parsed) => evaluate(parsed.options as unknown as Options),
+};
+
+async function evaluate(opts: Options): Promise<number> {
   const runBoth = opts.attack === undefined && opts.benign === undefined;
   const attackDir = opts.attack ?? (runBoth ? join(CORPUS, "attack") : undefined);
   const benignPath = opts.benign ?? (runBoth ? join(CORPUS, "benign") : undefined);
@@ -145,14 +209,14 @@ export async function run(args: string[]): Promise<number> {
     ...(folderFile !== undefined && isDir(benignPath as string) && existsSync(folderFile)
       ? [folderFile]
       : []),
-    ...(opts.excludeFiles ?? []),
+    ...opts.excludeFile,
   ];
   for (const file of lists) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
     } catch {
-      throw new UsageError(`eval: --exclude-file expected a readable file, got "${file}"`);
+      throw new UsageError(`--exclude-file: expected a readable file, got "${file}"`);
     }
     for (const [id, why] of parseExcludeFile(text, file)) exclude.set(id, why);
   }
@@ -186,7 +250,7 @@ export async function run(args: string[]): Promise<number> {
   const unmatched = opts.exclude.filter((id) => !benign?.excluded.some((e) => e.sid === id));
   if (unmatched.length > 0)
     throw new UsageError(
-      `eval: --exclude expected ids of sessions in the benign logs, got ${unmatched.map((id) => JSON.stringify(id)).join(", ")}, which ${unmatched.length === 1 ? "names" : "name"} none`,
+      `--exclude: expected ids of sessions in the benign logs, got ${unmatched.map((id) => JSON.stringify(id)).join(", ")}, which ${unmatched.length === 1 ? "names" : "name"} none`,
     );
   const failures = thresholdFailures(opts, attack, benign);
 

@@ -1,40 +1,55 @@
 // effectgate install: wrap every stdio server in the discovered client configs.
-import { parseLevel } from "../core/gate/levels.js";
-import { UsageError } from "../core/errors.js";
-import { parseOptions, projectOption, single } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
-import { clientNames, runPlans, selectClients } from "../clients/session.js";
+import { clientNames as namesAsked, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { currentProfile } from "../platform/profile.js";
 import { readPolicy } from "../config/policy-file.js";
 import { resolve } from "node:path";
+import { clientOption } from "./cli/client-option.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { dryRunOption, levelOption, policyOption, projectOption } from "./cli/values.js";
 
-const HELP = `usage: effectgate install [--dry-run] [--client NAME[,NAME...]]... [--level L] [--policy P] [--project DIR]
-Wraps the stdio MCP servers of client configs so they start through effectgate, each with
---name set to its name in the config. Servers already wrapped get the current launcher and
-the --level/--policy given here; their other options are kept.
---level and --policy are written into the configs only when given.
-`;
+interface Options {
+  dryRun: boolean;
+  client: string[];
+  level?: string;
+  policy?: string;
+  project?: string;
+}
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const o = parseOptions("install", args, {
-    flags: ["--dry-run"],
-    values: ["--client", "--level", "--policy", "--project"],
-    repeatable: ["--client"],
-  });
-  const level = single(o, "--level");
-  if (level !== undefined && !parseLevel(level))
-    throw new UsageError(
-      `install --level: expected observe, enforce or strict, got ${JSON.stringify(level)}`,
-    );
-  const projectDir = projectOption("install", o) ?? resolve(process.cwd());
-  const clients = selectClients(o.values.get("--client") ?? []);
-  const given = single(o, "--policy");
+export const command: CommandDeclaration = {
+  description:
+    "Wrap the stdio MCP servers of client configs so that they start through effectgate, each " +
+    "with --name set to its name in the config. Servers already wrapped get the current " +
+    "launcher and the --level and --policy given here; their other options are kept. --level " +
+    "and --policy are written into the configs only when given. Exit 1 when a config could not " +
+    "be changed.",
+  options: [
+    dryRunOption,
+    clientOption,
+    levelOption("none written; the relay then uses the policy's mode, else observe"),
+    policyOption(
+      "the policy the wrapped servers use: default or a policy file",
+      "none written; the relay then uses the shipped one",
+    ),
+    projectOption,
+  ],
+  examples: [
+    { command: "effectgate install --dry-run", says: "see which servers would be wrapped, in which files" },
+    {
+      command: "effectgate install --client claude-code,cursor --level enforce",
+      says: "wrap two clients' servers, refusing denied calls",
+    },
+  ],
+  run: (parsed) => install(parsed.options as unknown as Options),
+};
+
+async function install(o: Options): Promise<number> {
+  const level = o.level;
+  const projectDir = o.project ?? resolve(process.cwd());
+  const clients = selectClients(o.client);
+  const given = o.policy;
   const policy = given === undefined ? undefined : policyArg(given);
   // Loaded exactly as the relay will at every start, so a policy that would stop every wrapped
   // server (exit 78) stops install instead, before anything is written.
@@ -44,7 +59,7 @@ export async function run(args: string[]): Promise<number> {
     facts: machineFacts(),
     projectDir,
     clients,
-    asked: clientNames(o.values.get("--client") ?? []),
+    asked: namesAsked(o.client),
     memosPath: memosPath(),
     mode: {
       kind: "install",
@@ -52,7 +67,7 @@ export async function run(args: string[]): Promise<number> {
       flags: { level, policy },
     },
     knownMains,
-    dryRun: o.flags.has("--dry-run"),
+    dryRun: o.dryRun,
     now: new Date(),
     out: (s) => process.stdout.write(s),
   });

@@ -1,12 +1,11 @@
 /**
  * `effectgate [--policy P] [--level L] [--lock F] [--log-dir D] [--name N] -- CMD ARGS…`
- * Parses the options, reads EFFECTGATE_OFF before any file is opened, builds the gate, opens the
+ * Declares the options (parsed by src/commands/cli/), reads EFFECTGATE_OFF before any file is opened, builds the gate, opens the
  * session log and hands process.stdin/stdout to the relay.
  */
 import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
 import { nothingRefused } from "../core/gate/gate.js";
-import { parseLevel } from "../core/gate/levels.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
 import { buildGate } from "../relay/gates/build-gates.js";
@@ -15,6 +14,9 @@ import { runRelay } from "../relay/session/relay.js";
 import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
 import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { VERSION } from "../version.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { parseCommand } from "./cli/parse.js";
+import { levelOption, policyOption } from "./cli/values.js";
 
 export interface RelayArgs {
   policy?: string;
@@ -25,50 +27,63 @@ export interface RelayArgs {
   server: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--policy", "--level", "--lock", "--log-dir", "--name"]);
+export const command: CommandDeclaration = {
+  description:
+    "Relay one MCP server over stdio and judge every tools/call by its effects: the paths it " +
+    "writes and reads, the commands it runs, where it sends data. At observe calls are logged; " +
+    "at enforce and strict, denied calls are refused before they reach the server.\n\n" +
+    "EFFECTGATE_OFF=1 turns every check off for a run (calls are still logged). Exit codes: the " +
+    "server's own; 2 bad words; 78 a policy or lock that cannot be used; 127 a server that " +
+    "cannot be started.",
+  options: [
+    policyOption("default or a policy file (YAML, see docs/policy.md)"),
+    levelOption("the policy's mode, else observe"),
+    {
+      flags: "--lock <file>",
+      meaning: "refuse tools whose descriptions changed since `effectgate approve` pinned them",
+      default: "none (no pins checked)",
+    },
+    {
+      flags: "--log-dir <dir>",
+      meaning: "where session logs are written",
+      default: "$EFFECTGATE_HOME/sessions, else ~/.effectgate/sessions",
+    },
+    {
+      flags: "--name <name>",
+      meaning: "the server's name, for the policy's server globs and the log",
+      default: "none",
+    },
+  ],
+  serverCommand: {
+    example: "effectgate -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+  },
+  examples: [
+    {
+      command: "effectgate -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+      says: "relay a filesystem server with the shipped policy, logging only (observe)",
+    },
+    {
+      command:
+        "effectgate --level enforce --name fs -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+      says: "refuse the calls the policy denies",
+    },
+    { command: "effectgate install --level enforce", says: "wrap every server in your clients' configs" },
+  ],
+  run: (parsed) =>
+    relay(parsed.words, { ...(parsed.options as Omit<RelayArgs, "server">), server: parsed.server }),
+};
 
 export function parseRelayArgs(args: readonly string[]): RelayArgs {
-  const out: RelayArgs = { server: [] };
-  let i = 0;
-  for (; i < args.length; i++) {
-    const word = args[i] as string;
-    if (word === "--") break;
-    const eq = word.indexOf("=");
-    const flag = eq > 0 ? word.slice(0, eq) : word;
-    if (!VALUE_OPTIONS.has(flag)) {
-      throw new UsageError(
-        `unknown option "${word}"; expected one of ${[...VALUE_OPTIONS].join(", ")} before -- CMD [ARGS...]`,
-      );
-    }
-    let value: string | undefined;
-    if (eq > 0) value = word.slice(eq + 1);
-    else value = args[++i];
-    if (value === undefined || value === "--") throw new UsageError(`${flag}: expected a value, got nothing`);
-    if (flag === "--level") {
-      const level = parseLevel(value);
-      if (!level) throw new UsageError(`--level: expected observe, enforce or strict, got "${value}"`);
-      out.level = level;
-    } else if (flag === "--policy") out.policy = value;
-    else if (flag === "--lock") out.lock = value;
-    else if (flag === "--log-dir") out.logDir = value;
-    else out.name = value;
-  }
-  if (i >= args.length)
-    throw new UsageError(
-      "expected -- followed by the server command, e.g. effectgate -- npx -y @modelcontextprotocol/server-filesystem ~/work",
-    );
-  out.server = args.slice(i + 1);
-  if (out.server.length === 0 || out.server[0] === "")
-    throw new UsageError("expected a server command after --, got nothing");
-  return out;
+  const parsed = parseCommand(undefined, command, args);
+  if (parsed === "help") throw new UsageError("expected relay options, got --help");
+  return { ...(parsed.options as Omit<RelayArgs, "server">), server: parsed.server };
 }
 
 export function sessionDir(logDir: string | undefined, env: NodeJS.ProcessEnv): string {
   return logDir ? logDir : defaultSessionsDir(env);
 }
 
-export async function run(args: string[]): Promise<number> {
-  const parsed = parseRelayArgs(args);
+async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   // Read before any configuration file is opened, so a broken policy cannot block "off".
   const off = isOffValue(process.env.EFFECTGATE_OFF);
   const warn = (line: string): void => {

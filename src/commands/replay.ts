@@ -1,4 +1,4 @@
-// `effectgate replay [LOG|DIR] [--json]`: a readable, deterministic transcript of session logs.
+// `effectgate replay [--json] [LOG|DIR]`: a readable, deterministic transcript of session logs.
 import { basename, dirname, relative } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
@@ -7,43 +7,48 @@ import { buildTranscript } from "../core/replay/transcript.js";
 import type { LogEntry } from "../core/replay/entries.js";
 import { parseLogFileName } from "../log/naming.js";
 import { defaultSessionsDir, listLogs, tryReadLogFile, type ReadLine } from "../log/reader.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
 
-const HELP = `usage: effectgate replay [LOG|DIR] [--json]
+export const command: CommandDeclaration = {
+  description:
+    "Print a transcript of session logs: one line per message with its time since the session " +
+    'started; refusals, questions, taint, pin events and server stderr are marked "!!"; a ' +
+    "summary ends each session. A folder is read oldest first. Text from a server or a model " +
+    "is shown with control and bidi characters escaped (\\x1b, \\u202e). A log in the folder " +
+    "that cannot be read is reported and skipped, and replay exits 1; a log named here that " +
+    "cannot be read is a usage error (exit 2).",
+  options: [
+    {
+      flags: "--json",
+      meaning: "one JSON record per line (file, session, item, summary) instead of text",
+      default: "off",
+    },
+  ],
+  operands: [
+    {
+      name: "[LOG|DIR]",
+      meaning: "a session log, or a folder of them",
+      default: "$EFFECTGATE_HOME/sessions, else ~/.effectgate/sessions",
+    },
+  ],
+  examples: [
+    { command: "effectgate replay", says: "every session recorded on this machine" },
+    {
+      command: "effectgate replay --json ~/.effectgate/sessions | jq 'select(.type == \"item\")'",
+      says: "the same as JSON records, one per line",
+    },
+  ],
+  run: (parsed) => replay(parsed.operands[0], parsed.options.json === true),
+};
 
-Print a transcript of session logs: one line per message with its time since the session
-started, refusals, questions, taint, pin events and server stderr marked with "!!", and a
-summary per session. DIR (default $EFFECTGATE_HOME/sessions, else ~/.effectgate/sessions)
-is read oldest first. Text that came from a server or a model is shown with control and
-bidi characters escaped (\\x1b, \\u202e).
-
-  --json   one JSON record per line (file, session, item, summary) instead of text
-
-A log in the folder that cannot be read is reported and skipped, and replay exits 1; a log
-named here that cannot be read is a usage error (exit 2).
-`;
-
-export async function run(args: string[]): Promise<number> {
-  let json = false;
-  let target: string | undefined;
-  for (const a of args) {
-    if (a === "--help" || a === "-h") {
-      process.stdout.write(HELP);
-      return 0;
-    }
-    if (a === "--json") json = true;
-    else if (a.startsWith("-"))
-      throw new UsageError(`replay: unknown option "${a}"; expected --json or a log file or folder`);
-    else if (target !== undefined)
-      throw new UsageError(`replay: expected one log file or folder, got a second one "${a}"`);
-    else target = a;
-  }
+async function replay(target: string | undefined, json: boolean): Promise<number> {
   const path = target ?? defaultSessionsDir();
   const listing = listLogs(path);
   if (listing.kind === "unreadable")
-    throw new UsageError(`replay: expected a readable log file or folder, got "${path}": ${listing.why}`);
+    throw new UsageError(`expected a readable log file or folder, got "${path}": ${listing.why}`);
   if (listing.kind === "missing") {
     if (target !== undefined)
-      throw new UsageError(`replay: expected a log file or folder, got "${target}", which does not exist`);
+      throw new UsageError(`expected a log file or folder, got "${target}", which does not exist`);
     return nothingToReplay(json, path, false);
   }
   const files = listing.files;
@@ -61,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
       if (got.ok) continue;
       // The file the user named is the input itself: nothing else to show, a usage error.
       if (namedFile && file === path)
-        throw new UsageError(`replay: expected a readable log file, got "${path}": ${got.why}`);
+        throw new UsageError(`expected a readable log file, got "${path}": ${got.why}`);
       unreadable.push({ file: shownOf(file), why: got.why });
       process.stderr.write(
         `effectgate: replay: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,

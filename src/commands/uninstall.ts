@@ -1,35 +1,42 @@
 // effectgate uninstall: give every wrapped server its original command line back.
 import { resolve } from "node:path";
-import { parseOptions, projectOption } from "../clients/cli-options.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
-import { clientNames, runPlans, selectClients } from "../clients/session.js";
+import { clientNames as namesAsked, runPlans, selectClients } from "../clients/session.js";
 import { machineFacts } from "../platform/client-paths.js";
+import { clientOption } from "./cli/client-option.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { dryRunOption, projectOption } from "./cli/values.js";
 
-const HELP = `usage: effectgate uninstall [--dry-run] [--client NAME[,NAME...]]... [--project DIR]
-Restores each wrapped server to its original command (the words after --). Needs no backup.
-`;
+interface Options {
+  dryRun: boolean;
+  client: string[];
+  project?: string;
+}
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const o = parseOptions("uninstall", args, {
-    flags: ["--dry-run"],
-    values: ["--client", "--project"],
-    repeatable: ["--client"],
-  });
-  const projectDir = projectOption("uninstall", o) ?? resolve(process.cwd());
+export const command: CommandDeclaration = {
+  description:
+    "Give every wrapped server its original command back: the words after --. No backup is " +
+    "needed. Exit 1 when a config could not be changed.",
+  options: [dryRunOption, clientOption, projectOption],
+  examples: [
+    { command: "effectgate uninstall --dry-run", says: "see which servers would be unwrapped" },
+    { command: "effectgate uninstall --client cursor", says: "unwrap one client's servers" },
+  ],
+  run: (parsed) => uninstall(parsed.options as unknown as Options),
+};
+
+async function uninstall(o: Options): Promise<number> {
+  const projectDir = o.project ?? resolve(process.cwd());
   const result = runPlans({
     facts: machineFacts(),
     projectDir,
-    clients: selectClients(o.values.get("--client") ?? []),
-    asked: clientNames(o.values.get("--client") ?? []),
+    clients: selectClients(o.client),
+    asked: namesAsked(o.client),
     memosPath: memosPath(),
     mode: { kind: "uninstall" },
     knownMains: currentLauncher().knownMains,
-    dryRun: o.flags.has("--dry-run"),
+    dryRun: o.dryRun,
     now: new Date(),
     out: (s) => process.stdout.write(s),
   });

@@ -4,36 +4,49 @@ import { resolve } from "node:path";
 import { makeBaseline } from "../clients/baseline.js";
 import { baselinePath } from "../clients/baseline-file.js";
 import { readBaselineFile, writeBaselineFile } from "./baseline-input.js";
-import { parseOptions, projectOption, single } from "../clients/cli-options.js";
 import { diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { isOffValue } from "../relay/gates/off-switch.js";
+import { clientNames } from "./cli/client-option.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { baselineOption, projectOption } from "./cli/values.js";
 
-const HELP = `usage: effectgate verify [--write] [--baseline FILE] [--project DIR]
-Compares the MCP server declarations of every client config with the baseline
-(default $EFFECTGATE_HOME/configs.lock). Exit 1 on drift, 78 if the baseline is missing,
-unreadable (a folder, no permission) or invalid.
---write records the current declarations (env and header names only, never values).
-`;
+interface Options {
+  write: boolean;
+  baseline?: string;
+  project?: string;
+}
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const o = parseOptions("verify", args, {
-    flags: ["--write"],
-    values: ["--baseline", "--project"],
-    repeatable: [],
-  });
-  const path = baselinePath(single(o, "--baseline"));
+export const command: CommandDeclaration = {
+  description:
+    "Compare the MCP server declarations of every client config with the baseline. Exit 1 on " +
+    "drift, 78 if the baseline is missing, unreadable (a folder, no permission) or invalid. " +
+    `--write records the current declarations (env and header names only, never values).\n\nClients: ${clientNames()}.`,
+  options: [
+    {
+      flags: "--write",
+      meaning: "record the current declarations as the baseline instead of comparing",
+      default: "off",
+    },
+    baselineOption,
+    { ...projectOption, default: "the folder recorded in the baseline; with --write, the current folder" },
+  ],
+  examples: [
+    { command: "effectgate verify --write", says: "record the baseline once, after install" },
+    { command: "effectgate verify", says: "later: what changed in any client config (exit 1 on drift)" },
+  ],
+  run: (parsed) => verify(parsed.options as unknown as Options),
+};
+
+async function verify(o: Options): Promise<number> {
+  const path = baselinePath(o.baseline);
   const { knownMains } = currentLauncher();
   const self = knownMains[0] ?? "?";
   const facts = machineFacts();
-  const projectFlag = projectOption("verify", o);
-  if (o.flags.has("--write")) {
+  const projectFlag = o.project;
+  if (o.write) {
     const project = projectFlag ?? resolve(process.cwd());
     const files = snapshot(facts, project, knownMains, isOffValue);
     writeBaselineFile(path, makeBaseline(project, files));

@@ -4,16 +4,22 @@ import { dirname, sep } from "node:path";
 import { watch } from "chokidar";
 import { baselinePath } from "../clients/baseline-file.js";
 import { readBaselineFile } from "./baseline-input.js";
-import { parseOptions, single } from "../clients/cli-options.js";
 import { diffBaseline, formatDrift } from "../clients/drift.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot, watchTargets } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { isOffValue } from "../relay/gates/off-switch.js";
+import type { CommandDeclaration } from "./cli/declaration.js";
+import { baselineOption } from "./cli/values.js";
 
-const HELP = `usage: effectgate watch [--baseline FILE]
-Watches every client config folder and prints drift against the baseline as it happens.
-`;
+export const command: CommandDeclaration = {
+  description:
+    "Watch every client config folder and print drift against the baseline as it happens, " +
+    "until interrupted (Ctrl-C). Exit 78 if the baseline is missing or invalid.",
+  options: [baselineOption],
+  examples: [{ command: "effectgate watch", says: "keep a terminal open that reports config changes" }],
+  run: (parsed) => watchConfigs(parsed.options.baseline as string | undefined),
+};
 
 const DEBOUNCE_MS = 300;
 /** A client writing its file may leave it half-written for a moment; look again before calling it broken. */
@@ -32,13 +38,8 @@ function nearestExisting(dir: string): string | undefined {
   }
 }
 
-export async function run(args: string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const o = parseOptions("watch", args, { flags: [], values: ["--baseline"], repeatable: [] });
-  const path = baselinePath(single(o, "--baseline"));
+async function watchConfigs(baselineFlag: string | undefined): Promise<number> {
+  const path = baselinePath(baselineFlag);
   const baseline = readBaselineFile(path);
   const facts = machineFacts();
   const { knownMains } = currentLauncher();

@@ -33,11 +33,16 @@ export class ConfigError extends Error {
   }
 }
 
-/** Bad command-line words. Exit 2. */
+/**
+ * Bad command-line words. Exit 2, said as `effectgate <command>: <message>`. Commands throw it
+ * without their name; the command runner (src/commands/cli/run.ts) adds it.
+ */
 export class UsageError extends Error {
-  constructor(message: string) {
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
     super(message);
     this.name = "UsageError";
+    this.command = command;
   }
 }
 

@@ -13,15 +13,18 @@ const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], 
 
 describe("effectgate --help", () => {
   const help = cli("--help");
-  const listed = help.stdout
-    .split("\n")
-    .slice(help.stdout.split("\n").indexOf("commands:") + 1)
+  const lines = help.stdout.split("\n");
+  const from = lines.indexOf("Commands:") + 1;
+  const listed = lines
+    .slice(from, lines.indexOf("", from))
     .map((l) => /^ {2}(\S+)/.exec(l)?.[1])
     .filter((c): c is string => c !== undefined);
 
   it("lists the subcommands and exits 0", () => {
     expect(help.status).toBe(0);
+    expect(from).toBeGreaterThan(0);
     expect(listed).toContain("check");
+    expect(listed).toContain("help");
     expect(listed).not.toContain("demo"); // the demo is `npm run demo` (scripts/demo.mjs)
   });
 

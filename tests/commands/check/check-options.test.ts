@@ -21,17 +21,15 @@ function check(...args: string[]) {
 describe("check --home", () => {
   it.each([
     ["linux", "relative"],
-    ["linux", ""],
     ["linux", "C:\\Users\\bob"],
     ["darwin", "~/x"],
     ["win32", "/Users/bob"],
     ["win32", "Users\\bob"],
-    ["win32", ""],
   ])("on %s refuses %j with one line and exit 2", (platform, dir) => {
     const r = check("--platform", platform, "--home", dir, "--tool", "write_file");
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `effectgate: check: --home: expected an absolute path (for ${platform}), got ${JSON.stringify(dir)}\n`,
+      `effectgate check: --home: expected an absolute path (for ${platform}), got ${JSON.stringify(dir)}\n`,
     );
   });
 
@@ -58,10 +56,21 @@ describe("check --home", () => {
 });
 
 describe("check --tool and --method", () => {
-  it("refuses an empty tool name", () => {
+  it("refuses an empty tool name or home, as every option refuses an empty value", () => {
     const r = check("--tool", "");
     expect(r.code).toBe(2);
-    expect(r.err).toBe("effectgate: check: --tool: expected a tool name, got an empty one\n");
+    expect(r.err).toBe("effectgate check: --tool: expected a value, got an empty one\n");
+    for (const platform of ["linux", "win32"]) {
+      const home = check("--platform", platform, "--home", "", "--tool", "write_file");
+      expect(home.code).toBe(2);
+      expect(home.err).toBe("effectgate check: --home: expected a value, got an empty one\n");
+    }
+  });
+
+  it("asks for a tool when the method needs one", () => {
+    const r = check("--args", "{}");
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("effectgate check: --tool: expected a tool name, got none\n");
   });
 
   it("names a resources/read without a uri once", () => {

@@ -59,7 +59,7 @@ describe("eval exclusions", () => {
     const r = evalCli(["--benign", benign, "--exclude", "p1", "pl"], env);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      'effectgate: eval: --exclude expected ids of sessions in the benign logs, got "pl", which names none\n',
+      'effectgate eval: --exclude: expected ids of sessions in the benign logs, got "pl", which names none\n',
     );
   });
 });
@@ -117,7 +117,7 @@ describe("eval numbers", () => {
     const { env } = freshEnv();
     const r = evalCli(["--attack", "x", "--min-recall", word], env);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`eval: --min-recall expected a non-negative number, got "${word}"`);
+    expect(r.err).toBe(`effectgate eval: --min-recall: expected a non-negative number, got "${word}"\n`);
   });
 
   it("accepts plain decimals and percentages", () => {
@@ -134,7 +134,7 @@ describe("eval --attack", () => {
     const file = join(dir, "one.yaml");
     writeFileSync(file, "id: x\n");
     expect(evalCli(["--attack", file], env).err).toBe(
-      `effectgate: eval: --attack expected a folder of scenario files, got "${file}", which is not a folder\n`,
+      `effectgate eval: --attack: expected a folder of scenario files, got "${file}", which is not a folder\n`,
     );
     expect(evalCli(["--attack", join(dir, "nope")], env).err).toContain("which does not exist");
   });

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, FIXTURES, fixtureFiles, freshMachine } from "../../clients/helpers.js";
+import { CLIENTS } from "../../../src/clients/registry/index.js";
 
 describe("install --policy", () => {
   it("stops with exit 78 and the loader's problems before writing, for a missing or broken policy", () => {
@@ -36,13 +37,16 @@ describe("options", () => {
     for (const cmd of ["install", "uninstall", "verify"]) {
       const r = cli(m, [cmd, "--project", join(m.root, "nonexistent")]);
       expect(r.status, cmd).toBe(2);
-      expect(r.stderr).toContain(`${cmd} --project: expected an existing folder, got`);
+      expect(r.stderr).toContain(`effectgate ${cmd}: --project: expected an existing folder, got`);
     }
   });
 
-  it("shows in the usage how several clients are named", () => {
+  it("shows in the help how several clients are named, and every client's name", () => {
     const m = freshMachine(false);
-    for (const cmd of ["install", "uninstall"])
-      expect(cli(m, [cmd, "--help"]).stdout).toContain("[--client NAME[,NAME...]]...");
+    for (const cmd of ["install", "uninstall"]) {
+      const help = cli(m, [cmd, "--help"]).stdout.replace(/\s+/g, " ");
+      expect(help).toContain("--client <names> only these clients, comma-separated or repeated:");
+      for (const c of CLIENTS) expect(help, `${cmd} --help names ${c.name}`).toContain(` ${c.name}`);
+    }
   });
 });

@@ -107,7 +107,7 @@ describe("replay: logs that cannot be read", () => {
     noCrash(named.err);
     expect(named.code).toBe(2);
     expect(named.err).toBe(
-      `effectgate: replay: expected a readable log file, got "${secret}": no permission to read it (EACCES)\n`,
+      `effectgate replay: expected a readable log file, got "${secret}": no permission to read it (EACCES)\n`,
     );
     expect(named.out).toBe("");
     const folder = cli(["replay", logs], env, true);
@@ -127,7 +127,7 @@ describe("replay: logs that cannot be read", () => {
     noCrash(r.err);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `effectgate: replay: expected a readable log file or folder, got "${logs}": no permission to read it (EACCES)\n`,
+      `effectgate replay: expected a readable log file or folder, got "${logs}": no permission to read it (EACCES)\n`,
     );
   });
 });
@@ -160,7 +160,7 @@ describe("eval --benign: logs that cannot be read", () => {
     noCrash(r.err);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `effectgate: eval: --benign expected a readable log file, got "${secret}": no permission to read it (EACCES)\n`,
+      `effectgate eval: --benign: expected a readable log file, got "${secret}": no permission to read it (EACCES)\n`,
     );
   });
 });

@@ -15,105 +15,48 @@ import {
 import { parseExcludeFile } from "../../../src/core/evaluation/exclude.js";
 import { inferHome } from "../../../src/core/evaluation/home.js";
 import { mapResolver, syntheticEnv, syntheticProfile } from "../../../src/core/evaluation/machine.js";
-import { HELP, parseEvalArgs } from "../../../src/core/evaluation/options.js";
+import { parseCount, parseFraction } from "../../../src/core/evaluation/options.js";
 import { defaultMachine, Scenario } from "../../../src/core/evaluation/scenario.js";
 import { ConfigError, UsageError } from "../../../src/core/errors.js";
 
-const usage = (args: string[]): string => {
+const usage = (parse: (text: string) => number, text: string): string => {
   try {
-    parseEvalArgs(args);
+    parse(text);
   } catch (e) {
     expect(e).toBeInstanceOf(UsageError);
     return (e as Error).message;
   }
-  throw new Error(`no usage error for ${JSON.stringify(args)}`);
+  throw new Error(`no usage error for ${JSON.stringify(text)}`);
 };
 
-describe("eval words", () => {
-  it("defaults to nothing chosen", () => {
-    expect(parseEvalArgs([])).toEqual({ help: false, json: false, exclude: [] });
-  });
-
-  it("reads every option", () => {
-    expect(
-      parseEvalArgs([
-        "--attack",
-        "a",
-        "--benign",
-        "b",
-        "--policy",
-        "p.yaml",
-        "--json",
-        "--min-recall",
-        "0.5",
-        "--max-blocks-per-week",
-        "3",
-        "--exclude",
-        "s1",
-        "s2",
-        "--exclude-file",
-        "x.txt",
-      ]),
-    ).toEqual({
-      help: false,
-      json: true,
-      attack: "a",
-      benign: "b",
-      policy: "p.yaml",
-      minRecall: 0.5,
-      maxBlocksPerWeek: 3,
-      exclude: ["s1", "s2"],
-      excludeFiles: ["x.txt"],
-    });
-    expect(parseEvalArgs(["--help"]).help).toBe(true);
-    expect(parseEvalArgs(["-h"]).help).toBe(true);
-    expect(parseEvalArgs(["--exclude", "a", "--exclude", "b"]).exclude).toEqual(["a", "b"]);
-    expect(HELP).toContain("--min-recall R");
-  });
-
+// The option words themselves are read by the command's declaration (tests/commands/eval/
+// eval-options.test.ts); these are the numbers the measurement depends on.
+describe("eval thresholds", () => {
   it("takes recall as a fraction or a percentage, and blocks as any non-negative number", () => {
-    expect(parseEvalArgs(["--min-recall", "90%"]).minRecall).toBeCloseTo(0.9);
-    expect(parseEvalArgs(["--min-recall", "1"]).minRecall).toBe(1);
-    expect(parseEvalArgs(["--min-recall", "0"]).minRecall).toBe(0);
-    expect(parseEvalArgs(["--min-recall", "100%"]).minRecall).toBe(1);
-    expect(parseEvalArgs(["--max-blocks-per-week", "150"]).maxBlocksPerWeek).toBe(150);
-    expect(parseEvalArgs(["--max-blocks-per-week", "0"]).maxBlocksPerWeek).toBe(0);
+    expect(parseFraction("90%")).toBeCloseTo(0.9);
+    expect(parseFraction("84.5%")).toBe(0.845);
+    expect(parseFraction("0.5")).toBe(0.5);
+    expect(parseFraction("1")).toBe(1);
+    expect(parseFraction("0")).toBe(0);
+    expect(parseFraction("100%")).toBe(1);
+    expect(parseFraction(".5")).toBe(0.5);
+    expect(parseCount("150")).toBe(150);
+    expect(parseCount("0")).toBe(0);
+    expect(parseCount("2.5")).toBe(2.5);
   });
 
   it("names what was wrong", () => {
-    expect(usage(["--min-recall"])).toBe("eval: --min-recall expected a number, got nothing");
-    expect(usage(["--min-recall", "x"])).toBe('eval: --min-recall expected a non-negative number, got "x"');
-    expect(usage(["--min-recall", " "])).toBe('eval: --min-recall expected a non-negative number, got " "');
-    expect(usage(["--min-recall", "-0.1"])).toBe(
-      'eval: --min-recall expected a non-negative number, got "-0.1"',
-    );
-    expect(usage(["--min-recall", "Infinity"])).toContain("non-negative number");
-    expect(usage(["--min-recall", "1.5"])).toBe(
-      'eval: --min-recall expected a fraction from 0 to 1 (or a percentage), got "1.5"',
-    );
-    expect(usage(["--min-recall", "101%"])).toContain("a fraction from 0 to 1");
+    expect(usage(parseFraction, "x")).toBe('expected a non-negative number, got "x"');
+    expect(usage(parseFraction, " ")).toBe('expected a non-negative number, got " "');
+    expect(usage(parseFraction, "-0.1")).toBe('expected a non-negative number, got "-0.1"');
+    expect(usage(parseFraction, "Infinity")).toContain("non-negative number");
+    expect(usage(parseFraction, "0x1")).toContain("non-negative number");
+    expect(usage(parseFraction, "1e-1")).toContain("non-negative number");
+    expect(usage(parseFraction, "1.5")).toBe('expected a fraction from 0 to 1 (or a percentage), got "1.5"');
+    expect(usage(parseFraction, "101%")).toContain("a fraction from 0 to 1");
     // A percent sign means nothing for a count.
-    expect(usage(["--max-blocks-per-week", "5%"])).toBe(
-      'eval: --max-blocks-per-week expected a non-negative number, got "5%"',
-    );
-    expect(usage(["--max-blocks-per-week", "-1"])).toContain("non-negative number");
-    expect(usage(["--attack"])).toBe("eval: --attack expected a value, got nothing");
-    expect(usage(["--benign", "--json"])).toBe('eval: --benign expected a value, got "--json"');
-    expect(usage(["--policy"])).toBe("eval: --policy expected a value, got nothing");
-    expect(usage(["--exclude-file"])).toBe("eval: --exclude-file expected a value, got nothing");
-    expect(usage(["--exclude"])).toBe("eval: --exclude expected a value, got nothing");
-    expect(usage(["--exclude", "--json"])).toBe('eval: --exclude expected a value, got "--json"');
-    expect(usage(["--frob"])).toBe('eval: unknown option "--frob"; see effectgate eval --help');
-    expect(usage(["-x"])).toBe('eval: unknown option "-x"; see effectgate eval --help');
-    expect(usage(["file"])).toBe('eval: unknown argument "file"; see effectgate eval --help');
-  });
-
-  it("stops an --exclude list at the next option", () => {
-    expect(parseEvalArgs(["--exclude", "a", "b", "--json"])).toEqual({
-      help: false,
-      json: true,
-      exclude: ["a", "b"],
-    });
+    expect(usage(parseCount, "5%")).toBe('expected a non-negative number, got "5%"');
+    expect(usage(parseCount, "-1")).toContain("non-negative number");
   });
 });
 

@@ -1,0 +1,55 @@
+// Options several commands share, declared once so that they mean, default and fail the same.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError } from "../../core/errors.js";
+import { parseLevel } from "../../core/gate/levels.js";
+import type { OptionDeclaration } from "./declaration.js";
+
+export function levelOption(defaultText: string): OptionDeclaration {
+  return {
+    flags: "--level <level>",
+    meaning:
+      "observe (record only), enforce (refuse what the policy denies) or strict (also ask about what it would confirm)",
+    default: defaultText,
+    parse: (text) => {
+      const level = parseLevel(text);
+      if (!level) throw new UsageError(`expected observe, enforce or strict, got ${JSON.stringify(text)}`);
+      return level;
+    },
+  };
+}
+
+export function policyOption(meaning: string, defaultText = "the shipped one"): OptionDeclaration {
+  return { flags: "--policy <policy>", meaning, default: defaultText };
+}
+
+/** `--project DIR` made absolute. A folder that does not exist is a usage error: every project
+ *  config would silently be "not found" in it. */
+export const projectOption: OptionDeclaration = {
+  flags: "--project <dir>",
+  meaning: "the project folder whose configs (.mcp.json, .cursor/, .vscode/ …) are read",
+  default: "the current folder",
+  parse: (text) => {
+    const dir = resolve(text);
+    let isDir = false;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      // missing or unreadable: said below
+    }
+    if (!isDir) throw new UsageError(`expected an existing folder, got ${JSON.stringify(text)}`);
+    return dir;
+  },
+};
+
+export const dryRunOption: OptionDeclaration = {
+  flags: "--dry-run",
+  meaning: "print what would change and write nothing",
+  default: "off",
+};
+
+export const baselineOption: OptionDeclaration = {
+  flags: "--baseline <file>",
+  meaning: "the baseline of client configs to compare with",
+  default: "$EFFECTGATE_HOME/configs.lock",
+};
