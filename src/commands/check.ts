@@ -10,6 +10,7 @@ import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { readPolicy } from "../config/policy-file.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
+import { ownFiles } from "../platform/own-files.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { levelOption, policyOption } from "./cli/values.js";
 
@@ -71,6 +72,8 @@ interface Options {
   platform?: Platform;
   cwd?: string;
   home?: string;
+  lock?: string;
+  logDir?: string;
   method: string;
   tool?: string;
   args: string;
@@ -103,6 +106,16 @@ export const command: CommandDeclaration = {
     },
     { flags: "--cwd <dir>", meaning: "the server's working directory", default: "the current folder" },
     { flags: "--home <dir>", meaning: "the home folder (~)", default: "this user's home" },
+    {
+      flags: "--lock <file>",
+      meaning: "the pin lock a relay would use: protected like the policy",
+      default: "none",
+    },
+    {
+      flags: "--log-dir <dir>",
+      meaning: "the session log folder a relay would use: protected",
+      default: "sessions/ under EFFECTGATE_HOME",
+    },
     {
       flags: "--method <method>",
       meaning: "tools/call, prompts/get or resources/read",
@@ -180,7 +193,21 @@ async function check(o: Options): Promise<number> {
 
   const { profile, resolver } = profileFor(platform, o.home, o.cwd);
   const policy = readPolicy(o.policy, profile);
-  const judge = createSessionJudge(policy, { profile, resolver }, { tainted: o.tainted });
+  // The files a relay with these options would use, on this machine (decision 0068).
+  const own =
+    platform === currentPlatform()
+      ? ownFiles(
+          {
+            policy: o.policy,
+            ...(o.lock !== undefined ? { lock: o.lock } : {}),
+            ...(o.logDir !== undefined ? { logDir: o.logDir } : {}),
+            env: o.home === undefined ? process.env : { ...process.env, HOME: o.home },
+            cwd: process.cwd(),
+          },
+          resolver,
+        )
+      : [];
+  const judge = createSessionJudge(policy, { profile, resolver, own }, { tainted: o.tainted });
   const params = o.method === "resources/read" ? parsedArgs : { name: o.tool, arguments: parsedArgs };
   const { subject, decision, items } = judge.explain(o.method, params, problem);
   const inForce: Level = level ?? policy.mode ?? "observe";
@@ -194,6 +221,8 @@ async function check(o: Options): Promise<number> {
   // Patterns whose anchor names a variable this machine does not set match nothing here; a
   // policy shared across platforms should be checked for them (docs/policy.md).
   for (const p of policy.inert) out.push(`inert on ${platform}: paths.${p.list} ${p.text} (${p.why})`);
+  for (const f of own)
+    out.push(`own file (always denied${f.readable ? " to writes" : ""}): ${f.what} ${f.path}`);
   out.push(items.length === 0 ? "effects: none" : "effects:");
   for (const item of items) out.push(describeEffect(item));
   out.push(`verdict: ${decision.verdict}${decision.unjudgeable !== undefined ? " (cannot be judged)" : ""}`);

@@ -95,6 +95,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     ...(parsed.policy !== undefined ? { policy: parsed.policy } : {}),
     ...(parsed.level !== undefined ? { level: parsed.level } : {}),
     ...(parsed.lock !== undefined ? { lock: parsed.lock } : {}),
+    ...(parsed.logDir !== undefined ? { logDir: parsed.logDir } : {}),
     ...(parsed.name !== undefined ? { name: parsed.name } : {}),
     serverArgv: parsed.server,
     cwd,

@@ -102,6 +102,16 @@ function sharesContents(absolute: string): boolean {
   }
 }
 
+/** The device and inode of what `absolute` names (links followed), or undefined when missing. */
+export function fileIdentity(absolute: string): string | undefined {
+  try {
+    const st = statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    return st === undefined ? undefined : `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An existing folder, links followed: the kernel can take `..` from it. Asked afresh each time. */
 export function isExistingFolder(absolute: string): boolean {
   try {
@@ -184,15 +194,21 @@ export function createFsResolver(options: FsResolverOptions = {}): FsResolver {
   // each of the default policy's forty-odd protected folders again (2-3 ms a call).
   const anchorRealpath = memo((p) => resolveFrom(p, 0), ttl, now, maxEntries);
   const hasOtherNames = memo(sharesContents, ttl, now, maxEntries);
+  const exists = memo(present, ttl, now, maxEntries);
+  const fileId = memo(fileIdentity, ttl, now, maxEntries);
   return {
     realpath: realpath.lookup,
     anchorRealpath: anchorRealpath.lookup,
     hasOtherNames: hasOtherNames.lookup,
     isFolder: isExistingFolder,
     unicodeEquivalent: unicodeEquivalentPath,
+    exists: exists.lookup,
+    fileId: fileId.lookup,
     forget() {
       realpath.forget();
       hasOtherNames.forget();
+      exists.forget();
+      fileId.forget();
     },
   };
 }

@@ -49,7 +49,7 @@ describe("Windows-anchored patterns", () => {
     writeFileSync(file, policyOf(["%APPDATA%\\Claude\\**", "~/.ssh/**"]));
     const r = spawnSync(
       process.execPath,
-      [MAIN, "check", "--policy", file, "--platform", "linux", "--tool", "write_file", "--args", '{"path":"n.md"}'],
+      [MAIN, "check", "--policy", file, "--platform", "linux", "--cwd", home.dir(), "--tool", "write_file", "--args", '{"path":"n.md"}'],
       { encoding: "utf8", env: { ...process.env, HOME: home.dir() } },
     );
     expect(r.status, r.stderr).toBe(0);

@@ -3,6 +3,8 @@ import { extractEffects, isUrl } from "../effects/extract.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Decision, Effect, Verdict } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
+import { judgeModels } from "./models.js";
+import type { Planted } from "./planted.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
 export interface Explanation {
@@ -17,6 +19,8 @@ export interface DecideContext {
   env: JudgeEnvironment;
   tainted: boolean;
   canonicalise: Canonicalise;
+  /** Paths written by calls this session let through (for the model of git's discovery). */
+  planted?: Planted;
 }
 
 function unjudgeable(subject: string, why: string, tainted: boolean, effects: Effect[] = []): Explanation {
@@ -163,12 +167,19 @@ export function explainCall(
     canonicalise: cx.canonicalise,
     execGlob,
   };
-  const items = effects.flatMap((e) => {
+  const judged = effects.flatMap((e) => {
     const kind = isContainer(e);
-    return judgeEffectFromEachBase(e, ecx).map((item) =>
-      kind === undefined ? item : judgeBelow(item, cx, subject, kind),
-    );
+    return judgeEffectFromEachBase(e, ecx).map((item) => ({
+      item: kind === undefined ? item : judgeBelow(item, cx, subject, kind),
+      kind,
+    }));
   });
+  // Own files, git's discovery and PATH folders: models, not patterns (decisions 0067, 0068).
+  const items = judgeModels(
+    judged.map((j) => j.item),
+    judged.map((j) => j.kind),
+    { tool: subject, policy: cx.policy, env: cx.env, ...(cx.planted ? { planted: cx.planted } : {}) },
+  );
   const top = strictest(items);
   const judgedEffects = items.map((i) => i.effect);
   if (top === undefined || top.verdict === "allow") {

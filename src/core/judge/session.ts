@@ -5,6 +5,8 @@ import type { Decision } from "../types.js";
 import { taintFromResponse } from "../taint/observe.js";
 import { type Explanation, explainCall } from "./decide.js";
 import type { Canonicalise } from "./judge-effect.js";
+import { rememberWrites } from "./models.js";
+import { Planted } from "./planted.js";
 
 export interface SessionJudgeOptions {
   /** Start tainted (`effectgate check --tainted`, or taint shared from elsewhere). */
@@ -31,15 +33,19 @@ export function createSessionJudge(
 ): SessionJudge {
   let tainted = opts.tainted === true;
   const canonicalise = opts.canonicalise ?? realCanonicalise;
+  // Writes of calls let through, which the disk may not show yet (git's discovery counts them).
+  const planted = new Planted(env.profile.platform);
   const explain = (method: string, params: unknown, problem?: string): Explanation =>
-    explainCall({ policy, env, tainted, canonicalise }, method, params, problem);
+    explainCall({ policy, env, tainted, canonicalise, planted }, method, params, problem);
   return {
     get tainted() {
       return tainted;
     },
     explain,
     judge(method: string, params: unknown, problem?: string): Decision {
-      return explain(method, params, problem).decision;
+      const { decision, items } = explain(method, params, problem);
+      if (decision.verdict !== "deny" && policy.runsLater.gitDirs !== "allow") rememberWrites(items, planted);
+      return decision;
     },
     observe(request, response, scan): TaintEvent[] {
       const events = taintFromResponse(policy, env.server, request, response, scan);

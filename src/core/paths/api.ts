@@ -48,6 +48,18 @@ export interface PathResolver {
    * undefined when no name was replaced. Optional: a resolver without it sees only the NFC form.
    */
   unicodeEquivalent?(absolute: string): string | undefined;
+  /**
+   * Whether anything (a file, a folder, a dangling link) is at `absolute`. Asked by the model of
+   * git's discovery (a folder is a git directory once it holds HEAD, objects and refs) and of
+   * PATH folders. Optional: without it, only what a path says lexically is known.
+   */
+  exists?(absolute: string): boolean;
+  /**
+   * A string naming the file at `absolute` itself (device and inode), links followed; undefined
+   * when nothing is there. Two names of one file (hard links, bind mounts) give the same id, so
+   * effectgate's own files are known by identity, not by name. Optional.
+   */
+  fileId?(absolute: string): string | undefined;
 }
 
 export type Canonical =

@@ -1,5 +1,6 @@
 import type { Level, Verdict } from "../types.js";
 import type { PathResolver, PlatformProfile } from "../paths/api.js";
+import type { OwnPath } from "../paths/own-paths.js";
 
 /** The path lists of a policy; `secrets_read` is judged on reads, the others on writes and exec. */
 export type PathList = "deny" | "confirm" | "confirm_if_tainted" | "deny_read";
@@ -36,6 +37,12 @@ export interface CompiledPolicy {
   signatures: boolean;
   /** Names of variables to remove from the server's environment (globs, case-insensitive). */
   envDeny: readonly string[];
+  /**
+   * Verdicts for writes found by a model rather than a pattern (`runs_later:`): what git reads as
+   * configuration or hooks wherever its discovery finds it, and files in a folder on the
+   * server's PATH. `allow` when the policy does not say.
+   */
+  runsLater: { gitDirs: Verdict; pathFolders: Verdict };
 }
 
 /** Everything the session judge needs to canonicalise paths for one server. */
@@ -50,4 +57,9 @@ export interface JudgeEnvironment {
    * relative path is judged from each of them too, and the strictest verdict wins.
    */
   bases?: readonly string[];
+  /**
+   * effectgate's own files and folders for this session (the policy in force, the lock, its home,
+   * the log and taint folders): every effect on them is denied, whatever the policy says.
+   */
+  own?: readonly OwnPath[];
 }

@@ -203,6 +203,10 @@ export function buildPolicy(
     },
     signatures: doc.taint?.signatures ?? true,
     envDeny: lists.envDeny,
+    runsLater: {
+      gitDirs: doc.runs_later?.git_dirs ?? "allow",
+      pathFolders: doc.runs_later?.path_folders ?? "allow",
+    },
     inert: inertPatterns(lists),
   };
 }

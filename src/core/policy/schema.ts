@@ -30,6 +30,11 @@ export const EnvSchema = z.strictObject({
   deny: stringList.optional(),
 });
 
+export const RunsLaterSchema = z.strictObject({
+  git_dirs: verdict.optional(),
+  path_folders: verdict.optional(),
+});
+
 export const PolicySchema = z.strictObject({
   version: z.literal(1),
   mode: z.enum(["observe", "enforce", "strict"]).optional(),
@@ -37,6 +42,7 @@ export const PolicySchema = z.strictObject({
   exec: ExecSchema.optional(),
   taint: TaintSchema.optional(),
   env: EnvSchema.optional(),
+  runs_later: RunsLaterSchema.optional(),
 });
 
 export type PolicyDocument = z.infer<typeof PolicySchema>;
@@ -48,6 +54,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   exec: Object.keys(ExecSchema.shape),
   taint: Object.keys(TaintSchema.shape),
   env: Object.keys(EnvSchema.shape),
+  runs_later: Object.keys(RunsLaterSchema.shape),
 };
 
 const PATTERNS = "a list of path patterns (quoted strings)";
@@ -84,6 +91,9 @@ const EXPECTED: Readonly<Record<string, string>> = {
   env: "a mapping with deny",
   "env.deny": "a list of environment-variable name globs",
   "env.deny[]": "a variable-name glob string",
+  runs_later: "a mapping with git_dirs, path_folders",
+  "runs_later.git_dirs": VERDICT,
+  "runs_later.path_folders": VERDICT,
 };
 
 /** Words for what the value at `path` should be; `[3]` and `[0]` both look up `[]`. */

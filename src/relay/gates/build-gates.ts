@@ -14,6 +14,7 @@ import { clientProcessKey } from "../../platform/client-process.js";
 import { effectgateHome } from "../../platform/home.js";
 import { createFsResolver } from "../../platform/resolver.js";
 import { serverFolders } from "../../platform/server-folders.js";
+import { ownFiles } from "../../platform/own-files.js";
 import { join } from "node:path";
 import { chainGates } from "./gate-chain.js";
 import { createPinGate } from "./pin-gate.js";
@@ -25,6 +26,8 @@ export interface BuildGateOptions {
   policy?: string;
   level?: Level;
   lock?: string;
+  /** `--log-dir`: protected like every other file the relay uses. */
+  logDir?: string;
   name?: string;
   serverArgv: string[];
   /** The server's working directory: relative paths in calls are resolved against it. */
@@ -65,9 +68,21 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
     );
   }
   const resolver = createFsResolver();
+  // The files this relay uses are never read or changed through the server it guards (0068).
+  const own = ownFiles(
+    {
+      ...(opts.policy !== undefined ? { policy: opts.policy } : {}),
+      ...(opts.lock !== undefined ? { lock: opts.lock } : {}),
+      ...(opts.logDir !== undefined ? { logDir: opts.logDir } : {}),
+      env: process.env,
+      cwd: opts.cwd,
+    },
+    resolver,
+  );
   const ownJudge = createSessionJudge(policy, {
     profile,
     resolver,
+    own,
     bases: serverFolders(opts.serverArgv, profile),
     ...(opts.name === undefined ? {} : { server: opts.name }),
   });

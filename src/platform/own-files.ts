@@ -1,0 +1,64 @@
+// The files and folders the running effectgate uses, as the judge must protect them: by their
+// real paths and, for files, by device and inode (docs/decisions/0068-own-files-by-identity.md).
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PathResolver } from "../core/paths/api.js";
+import type { OwnPath } from "../core/paths/own-paths.js";
+import { effectgateHome } from "./home.js";
+import { fileIdentity } from "./resolver.js";
+
+export interface OwnFileOptions {
+  /** `--policy`: a file path, or undefined / `default` for the shipped policy. */
+  policy?: string;
+  /** `--lock`. */
+  lock?: string;
+  /** `--log-dir`, else the sessions folder under EFFECTGATE_HOME. */
+  logDir?: string;
+  env: NodeJS.ProcessEnv;
+  /** The folder relative `--policy`, `--lock` and `--log-dir` values are read from. */
+  cwd: string;
+}
+
+/** The folder of effectgate's own package: dist/platform/ (src/platform/ under tests) → its root. */
+export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+
+function entry(what: string, path: string, folder: boolean, resolver: PathResolver): OwnPath {
+  const real = resolver.realpath(path);
+  const id = folder ? undefined : fileIdentity(path);
+  return {
+    what,
+    path,
+    folder,
+    ...(real !== undefined && real !== path ? { real } : {}),
+    ...(id !== undefined ? { id } : {}),
+  };
+}
+
+/**
+ * The paths this effectgate process reads and writes: the policy in force, the lock, its home
+ * (shared taint, baselines, sessions), the session log folder, the taint folder, and its own
+ * program files. Every effect on them is denied (JudgeEnvironment.own).
+ */
+export function ownFiles(opts: OwnFileOptions, resolver: PathResolver): OwnPath[] {
+  const home = resolve(opts.cwd, effectgateHome(opts.env));
+  const out: OwnPath[] = [];
+  if (opts.policy !== undefined && opts.policy !== "default" && opts.policy.trim() !== "")
+    out.push(entry("the policy in force (--policy)", resolve(opts.cwd, opts.policy), false, resolver));
+  if (opts.lock !== undefined)
+    out.push(entry("the pin lock (--lock)", resolve(opts.cwd, opts.lock), false, resolver));
+  out.push(entry("effectgate's home folder (EFFECTGATE_HOME)", home, true, resolver));
+  out.push(
+    entry(
+      "the session log folder (--log-dir)",
+      opts.logDir !== undefined ? resolve(opts.cwd, opts.logDir) : join(home, "sessions"),
+      true,
+      resolver,
+    ),
+  );
+  out.push(entry("the shared taint folder", join(home, "taint"), true, resolver));
+  out.push({
+    ...entry("effectgate's own program and shipped policy", PACKAGE_ROOT, true, resolver),
+    readable: true,
+  });
+  return out;
+}
