@@ -74,7 +74,8 @@ const TABLE: Record<string, KnownTool> = {
     fallback: "read",
     args: { repo_path: "read", branch_type: "text", contains: "text", not_contains: "text" },
   },
-  git_add: { fallback: "write", args: { repo_path: "write", files: "write" } },
+  // git_add reads what it stages: git_diff_staged prints it next (decision 0069).
+  git_add: { fallback: "write", args: { repo_path: "write", files: "readWrite" } },
   git_commit: { fallback: "write", args: { repo_path: "write", message: "text" } },
   git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "text" } },
   git_create_branch: {
