@@ -10,7 +10,7 @@ import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { readPolicy } from "../config/policy-file.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
-import { ownFiles } from "../platform/own-files.js";
+import { ownFiles } from "../relay/gates/own-files.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { levelOption, policyOption } from "./cli/values.js";
 

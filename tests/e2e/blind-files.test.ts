@@ -11,7 +11,14 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FILESYSTEM_SERVER as FILESYSTEM, sandbox, sdkClient } from "./harness.js";
+import {
+  FILESYSTEM_SERVER as FILESYSTEM,
+  RawClient,
+  RECORDING_SERVER,
+  received,
+  sandbox,
+  sdkClient,
+} from "./harness.js";
 
 // Issue 17's file-side breaches on the real reference filesystem server at enforce, with the
 // default policy, each judged by the disk or by what the user's next ordinary command does: a
@@ -361,5 +368,26 @@ describe("secrets the default missed", () => {
     expect(JSON.stringify(answers)).not.toContain(SECRET);
     expect(example?.isError).toBe(false);
     expect(example?.text).toContain("API_KEY=");
+  });
+});
+
+describe("documentation and answer tools are taint sources", () => {
+  it("after get-library-docs or perplexity_ask, a command is refused at enforce; after a local tool it is relayed", async () => {
+    for (const [tool, tainting] of [
+      ["get-library-docs", true],
+      ["perplexity_ask", true],
+      ["read_wiki_contents", true],
+      ["get_notes", false],
+    ] as const) {
+      const { env } = box();
+      const record = env.RECORD_FILE as string;
+      const c = new RawClient(["--level", "enforce", "--", process.execPath, RECORDING_SERVER], env);
+      await c.initialize();
+      await c.call(1, tool, { libraryID: "/vercel/next.js" });
+      const answer = await c.call(2, "run_command", { command: "npm test" });
+      await c.close();
+      const ran = received(record).some((m) => m.method === "tools/call" && m.id === 2);
+      expect(ran, `${tool}: ${JSON.stringify(answer)}`).toBe(!tainting);
+    }
   });
 });

@@ -29,6 +29,9 @@ export interface RefusalFacts {
 
 const MAX_ARGS_SHOWN = 300;
 
+/** The rule of effectgate's own files (decision 0068): built in, so no policy edit lifts it. */
+export const OWN_FILES_RULE = "effectgate's own files";
+
 /** Quote for a POSIX shell: the suggestion must be pasteable. */
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -109,7 +112,9 @@ export function refusalText(f: RefusalFacts): string {
   remedies.push(
     f.kind === "unjudgeable"
       ? "run with --level observe to record instead of refuse"
-      : `edit or remove the rule "${rule}" in ${policy === "the built-in default policy" ? "a copy of the default policy passed with --policy FILE" : f.policySource}`,
+      : rule === OWN_FILES_RULE
+        ? "change effectgate's own files outside this session (no policy lets the server it guards touch them)"
+        : `edit or remove the rule "${rule}" in ${policy === "the built-in default policy" ? "a copy of the default policy passed with --policy FILE" : f.policySource}`,
   );
   remedies.push("set EFFECTGATE_OFF=1 for one run to turn every check off");
   lines.push(

@@ -1,4 +1,5 @@
 import type { ContainerKind } from "../effects/containers.js";
+import { OWN_FILES_RULE } from "../gate/refusal-text.js";
 import type { PlatformProfile } from "../paths/api.js";
 import { gitConfigWrite } from "../paths/git-dirs.js";
 import { joinPath, parsePath } from "../paths/lexical.js";

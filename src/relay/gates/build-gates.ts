@@ -14,7 +14,7 @@ import { clientProcessKey } from "../../platform/client-process.js";
 import { effectgateHome } from "../../platform/home.js";
 import { createFsResolver } from "../../platform/resolver.js";
 import { serverFolders } from "../../platform/server-folders.js";
-import { ownFiles } from "../../platform/own-files.js";
+import { ownFiles } from "./own-files.js";
 import { join } from "node:path";
 import { chainGates } from "./gate-chain.js";
 import { createPinGate } from "./pin-gate.js";

@@ -1,11 +1,11 @@
 // The files and folders the running effectgate uses, as the judge must protect them: by their
 // real paths and, for files, by device and inode (docs/decisions/0068-own-files-by-identity.md).
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { PathResolver } from "../core/paths/api.js";
-import type { OwnPath } from "../core/paths/own-paths.js";
-import { effectgateHome } from "./home.js";
-import { fileIdentity } from "./resolver.js";
+import type { PathResolver } from "../../core/paths/api.js";
+import type { OwnPath } from "../../core/paths/own-paths.js";
+import { effectgateHome } from "../../platform/home.js";
+import { fileIdentity } from "../../platform/resolver.js";
+import { DEFAULT_POLICY_PATH } from "../../config/policy-file.js";
 
 export interface OwnFileOptions {
   /** `--policy`: a file path, or undefined / `default` for the shipped policy. */
@@ -18,9 +18,6 @@ export interface OwnFileOptions {
   /** The folder relative `--policy`, `--lock` and `--log-dir` values are read from. */
   cwd: string;
 }
-
-/** The folder of effectgate's own package: dist/platform/ (src/platform/ under tests) → its root. */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
 function entry(what: string, path: string, folder: boolean, resolver: PathResolver): OwnPath {
   const real = resolver.realpath(path);
@@ -36,14 +33,22 @@ function entry(what: string, path: string, folder: boolean, resolver: PathResolv
 
 /**
  * The paths this effectgate process reads and writes: the policy in force, the lock, its home
- * (shared taint, baselines, sessions), the session log folder, the taint folder, and its own
- * program files. Every effect on them is denied (JudgeEnvironment.own).
+ * (shared taint, baselines, sessions), the session log folder and the taint folder. Every effect
+ * on them is denied (JudgeEnvironment.own). The installed program is guarded by the default
+ * policy's node_modules/effectgate pattern; guarding the running package's folder itself would
+ * refuse every write of a developer whose project is a clone of effectgate.
  */
 export function ownFiles(opts: OwnFileOptions, resolver: PathResolver): OwnPath[] {
   const home = resolve(opts.cwd, effectgateHome(opts.env));
   const out: OwnPath[] = [];
   if (opts.policy !== undefined && opts.policy !== "default" && opts.policy.trim() !== "")
     out.push(entry("the policy in force (--policy)", resolve(opts.cwd, opts.policy), false, resolver));
+  // The shipped default is public (it may be read), but an edited copy in force would be obeyed.
+  else
+    out.push({
+      ...entry("the policy in force (the built-in default)", DEFAULT_POLICY_PATH, false, resolver),
+      readable: true,
+    });
   if (opts.lock !== undefined)
     out.push(entry("the pin lock (--lock)", resolve(opts.cwd, opts.lock), false, resolver));
   out.push(entry("effectgate's home folder (EFFECTGATE_HOME)", home, true, resolver));
@@ -56,9 +61,5 @@ export function ownFiles(opts: OwnFileOptions, resolver: PathResolver): OwnPath[
     ),
   );
   out.push(entry("the shared taint folder", join(home, "taint"), true, resolver));
-  out.push({
-    ...entry("effectgate's own program and shipped policy", PACKAGE_ROOT, true, resolver),
-    readable: true,
-  });
   return out;
 }
