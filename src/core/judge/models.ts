@@ -84,7 +84,7 @@ function ownFiles(item: JudgedEffect, cx: ModelContext, kind: ContainerKind | un
     ...rest,
     effect: { ...item.effect, canonical: form },
     verdict: "deny",
-    rule: "effectgate's own files",
+    rule: OWN_FILES_RULE,
     reason: `${cx.tool} would ${VERB[item.effect.operation]} ${form}${via(item, form)}, ${where}: effectgate's own files are never read or changed through the server it guards`,
   };
 }
