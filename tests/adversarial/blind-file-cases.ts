@@ -253,9 +253,9 @@ export const BLIND: BlindAttack[] = [
   // --- git tools that hand a protected file on
   {
     class: "git-tool",
-    name: "git-add-env",
-    tries: "git_add {files: [.env]} (git_diff_staged would print it next)",
-    frame: (b) => tc(1, "git_add", { repo_path: b.project, files: [".env"] }),
+    name: "git-add-key",
+    tries: "git_add {files: [deploy/server.key]} (git_diff_staged would print it next)",
+    frame: (b) => tc(1, "git_add", { repo_path: b.project, files: ["deploy/server.key"] }),
     answerId: 1,
     breached: ran("git_add"),
   },

@@ -81,11 +81,12 @@ describe("readings a real filesystem server takes, black-box", () => {
       const home = join(root, "jos\u00e9");
       mkdirSync(join(home, ".ssh"), { recursive: true });
       writeFileSync(join(home, ".bashrc"), "# mine\n");
-      writeFileSync(join(home, ".ssh", "id_rsa"), SECRET);
+      // Named so that only ~/.ssh/** (through the NFC reading) can catch it, not **/id_rsa.
+      writeFileSync(join(home, ".ssh", "deploy_key"), SECRET);
       const nfd = join(root, "jose\u0301");
       const answers = await session({ ...env, HOME: home }, root, root, [
         { name: "write_file", arguments: { path: join(nfd, ".bashrc"), content: "PWNED\n" } },
-        { name: "read_text_file", arguments: { path: join(nfd, ".ssh", "id_rsa") } },
+        { name: "read_text_file", arguments: { path: join(nfd, ".ssh", "deploy_key") } },
         { name: "create_directory", arguments: { path: join(nfd, ".config", "systemd", "user") } },
       ]);
       for (const a of answers) {
