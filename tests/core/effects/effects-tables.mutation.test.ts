@@ -261,6 +261,8 @@ describe("known tools", () => {
     expect(fx("git_add", { repo_path: "r", files: ["f"], x: "y" })).toEqual([
       "write path arguments.repo_path r",
       "write path arguments.files[0] f",
+      // What git_add stages is read too: git_diff_staged prints it next (decision 0069).
+      "read path arguments.files[0] f",
       "write path arguments.x y",
     ]);
     expect(fx("git_commit", { repo_path: "r", message: "m" })).toEqual(["write path arguments.repo_path r"]);
