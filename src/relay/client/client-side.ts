@@ -9,44 +9,26 @@
  */
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../core/gate/gate.js";
 import { classify, isRecord, type Classified } from "../../core/wire/jsonrpc.js";
-import { ambiguousJudgedMethod } from "../../core/wire/judged-call-text.js";
-import { foldedKeyProblem } from "../../core/wire/folded-members.js";
+import { readClientFrame, type ClientRequest } from "../../core/wire/client-frame.js";
 import { parseSharingLongStrings } from "../../core/json/long-string-parse.js";
 import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../../core/gate/refusal-frame.js";
-import { parseStrictJson } from "../../core/json/strict-json.js";
 import type { Asker } from "./ask.js";
 import { idKey, type Correlator } from "../server/correlate.js";
 import type { ByteSink, Holdable } from "../session/flow.js";
 import type { SessionFacts } from "../session/handshake.js";
-import {
-  ambiguousMember,
-  heldIds,
-  isId,
-  judgedMember,
-  refusalAnswers,
-  unparseable,
-  unreadableMember,
-  unreadableRequest,
-  withClientSpelling,
-  type Member,
-} from "./held-members.js";
+import { heldIds, isId, refusalAnswers, withClientSpelling, type Member } from "./held-members.js";
 import { batchRecords, type MemberRecords } from "./batch-records.js";
 import { Lane } from "../session/lane.js";
 import {
-  crInside,
   cutProblem,
   guessNonJson,
   isBig,
   logSeen,
-  looksJudged,
   mentions,
   textOf,
   type SeenFrame,
 } from "../session/seen-frame.js";
 import type { MemberContextFlags, RelayLog, RelayStats } from "../session/types.js";
-
-const CR_PROBLEM =
-  "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
 
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
@@ -113,64 +95,33 @@ export class ClientSide {
     const d = this.d;
     if (!d.gate) return this.passUnjudged(frame);
     const text = textOf(frame);
-    const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
-    let value: unknown;
-    let problem: string | undefined;
-    if (strict.ok) value = strict.value;
-    else {
-      try {
-        value = parseSharingLongStrings(text);
-        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
-      } catch {
-        logSeen(d.log, "c2s", frame, true);
-        if (!looksJudged(frame, text)) return this.forward(frame);
-        return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
-      }
+    // A big frame was tested as it streamed past; its text may have lost what says so.
+    const read = readClientFrame(
+      text,
+      isBig(frame)
+        ? {
+            crInside: frame.crInside,
+            ...(frame.looksJudged !== undefined ? { looksJudged: frame.looksJudged } : {}),
+            cutProblem: (value) => cutProblem(frame, value),
+          }
+        : {},
+    );
+    if (read.kind === "not-json") {
+      logSeen(d.log, "c2s", frame, true);
+      if (read.calls.length === 0) return this.forward(frame);
+      return this.judgeMembers(frame, read.calls, undefined, []);
     }
     logSeen(d.log, "c2s", frame, false, true);
-    // A frame read cut short is not the frame the server reads, unless the judge reads it alike.
-    const cut = cutProblem(frame, value);
-    if (cut !== undefined) problem = cut;
-    // A member in another case ("Method", "Arguments") is a second spelling a Go server reads.
-    problem ??= foldedKeyProblem(value);
-    const c = classify(value);
-    // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
-    // streams do) reads the line as several messages: one of them may be a call nobody judged.
-    if (crInside(frame, text) && looksJudged(frame, text)) return this.crInside(frame, c);
-    if (this.ownAnswer(c)) return;
-    if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
+    const c = read.message;
+    if (!read.crSplit && this.ownAnswer(c)) return;
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
-    const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
-    if (!member) {
-      if (c.kind === "request") this.track(c.method, c.id, c.params);
-      if (c.kind === "invalid" && looksJudged(frame, text)) {
-        return this.judgeMembers(frame, [unreadableRequest(c, c.reason)], false);
-      }
+    // Notes the handshake (initialize, server/discover) of every request in the frame.
+    for (const r of read.requests) d.facts.clientRequest(r.method, r.params);
+    if (read.calls.length === 0) {
+      this.trackAll(read.requests);
       return this.forward(frame);
     }
-    return this.judgeMembers(frame, [member], false);
-  }
-
-  /**
-   * A frame that parsed, with a CR inside: every judged call in it is refused with the problem,
-   * under its own id and name, and a batch answers every request in it; a frame whose calls
-   * cannot be told apart is still answered under the id it carries.
-   */
-  private crInside(frame: SeenFrame, c: Classified): Promise<void> {
-    if (c.kind === "batch") {
-      const judged: Member[] = [];
-      c.members.forEach((m, index) => {
-        const jm = this.judgedMember(m, CR_PROBLEM);
-        if (jm) judged.push({ ...jm, index });
-      });
-      if (judged.length === 0) judged.push(unreadableMember(CR_PROBLEM));
-      return this.judgeMembers(frame, judged, true, c.members);
-    }
-    return this.judgeMembers(
-      frame,
-      [this.judgedMember(c, CR_PROBLEM) ?? unreadableRequest(c, CR_PROBLEM)],
-      false,
-    );
+    return this.judgeMembers(frame, read.calls, read.members, read.requests);
   }
 
   /**
@@ -208,55 +159,6 @@ export class ClientSide {
     this.forward(frame);
   }
 
-  private batch(
-    frame: SeenFrame,
-    members: Classified[],
-    problem: string | undefined,
-    text: string,
-  ): void | Promise<void> {
-    const malformed = members.find(
-      (m): m is Extract<Classified, { kind: "invalid" }> => m.kind === "invalid",
-    );
-    const batchProblem =
-      problem ?? (malformed ? `a batch with a malformed member (${malformed.reason})` : undefined);
-    const judged: Member[] = [];
-    members.forEach((m, index) => {
-      const jm = this.judgedMember(m, batchProblem);
-      if (jm) judged.push({ ...jm, index });
-    });
-    if (judged.length === 0 && malformed && looksJudged(frame, text)) {
-      judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
-    }
-    const ambiguous = judged.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;
-    if (ambiguous !== undefined) {
-      const m = unreadableMember(`${problem}: the server may read a method as ${ambiguous}`);
-      m.held.method = ambiguous;
-      judged.push(m);
-    }
-    if (judged.length === 0) {
-      this.trackAll(members);
-      return this.forward(frame);
-    }
-    return this.judgeMembers(frame, judged, true, members);
-  }
-
-  /**
-   * A frame read two ways (duplicate keys) whose last-wins reading is not judged: held anyway
-   * when any spelling of its method names a judged one, since the server may read that one.
-   * Only frames that already failed the strict parse get here, so clean frames pay nothing.
-   */
-  private ambiguous(c: Classified, problem: string | undefined, text: string): Member | undefined {
-    if (problem === undefined) return undefined;
-    const method = ambiguousJudgedMethod(text);
-    return method === undefined ? undefined : ambiguousMember(c, method, problem);
-  }
-
-  /** Notes the handshake, then builds the judged member (if any). */
-  private judgedMember(c: Classified, problem: string | undefined): Member | undefined {
-    if (c.kind === "request") this.d.facts.clientRequest(c.method, c.params);
-    return judgedMember(c, problem);
-  }
-
   /**
    * Judges each member in turn. All forward: the frame goes on unchanged. Any refusal: nothing
    * of the frame is sent, and every request in it is answered (one array frame for a batch).
@@ -264,10 +166,11 @@ export class ClientSide {
   private async judgeMembers(
     frame: SeenFrame,
     judged: Member[],
-    isBatch: boolean,
-    all?: Classified[],
+    all: Classified[] | undefined,
+    requests: readonly ClientRequest[],
   ): Promise<void> {
     const d = this.d;
+    const isBatch = all !== undefined;
     // Until the frame is sent or answered, the server must not answer any request in it: it has
     // not seen them, and a client would take its made-up answer (server-side.ts drops it).
     const held = d.passThrough ? [] : heldIds(judged, all);
@@ -280,7 +183,7 @@ export class ClientSide {
       for (const member of judged) {
         const kept: MemberRecords | undefined = records && { events: [], wouldRefuse: false };
         if (kept) records?.set(member, kept);
-        const answer = await this.judge(member.held, kept);
+        const answer = await this.judge(heldRequest(member), kept);
         // At observe the pin gate's refusal is only its `pin` event: enforce refuses such a call.
         if (kept)
           kept.wouldRefuse =
@@ -298,17 +201,17 @@ export class ClientSide {
       for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, this.d.passThrough))
         this.d.log.event(ev, data);
     if (!firstRefusal) {
-      if (all) this.trackAll(all);
-      else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
+      if (isBatch) this.trackAll(requests);
+      else for (const m of judged) this.track(m.method, m.id, m.params);
       return this.forward(frame);
     }
     if (d.passThrough) {
       // The gate said it only records, so the bytes went on before judging. Say so loudly.
-      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.held.method} after it was sent`));
+      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.method} after it was sent`));
       return;
     }
-    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
-    const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
+    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.method} id ${JSON.stringify(firstRefusal.member.id)}): ${firstRefusal.text}`;
+    const answers = refusalAnswers(judged, refusedText, reasonOthers, all);
     for (const m of judged)
       if (m.answerId && isId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
     for (const id of held) d.correlator.refused(id);
@@ -316,15 +219,15 @@ export class ClientSide {
     d.log.event("refused", {
       batch: isBatch,
       calls: judged.map((m) => ({
-        method: m.held.method,
+        method: m.method,
         id: m.answerId?.value ?? null,
-        problem: m.held.problem ?? null,
+        problem: m.problem ?? null,
         text: refusedText.get(m) ?? reasonOthers,
       })),
     });
     if (answers.length === 0) {
       d.announce(
-        `refused a ${firstRefusal.member.held.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
+        `refused a ${firstRefusal.member.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
       );
       return;
     }
@@ -379,8 +282,8 @@ export class ClientSide {
     return true;
   }
 
-  private trackAll(members: Classified[]): void {
-    for (const m of members) if (m.kind === "request") this.track(m.method, m.id, m.params);
+  private trackAll(requests: readonly ClientRequest[]): void {
+    for (const r of requests) this.track(r.method, r.id, r.params);
   }
 
   private track(method: string, id: HeldRequest["id"], params: unknown): void {
@@ -393,4 +296,15 @@ export class ClientSide {
     // A big frame exists only in pass-through, where its bytes have already gone on.
     if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
   }
+}
+
+/** What the gate is shown of a judged call. */
+function heldRequest(m: Member): HeldRequest {
+  return {
+    method: m.method,
+    id: m.id,
+    params: m.params,
+    modern: m.modern,
+    ...(m.problem !== undefined ? { problem: m.problem } : {}),
+  };
 }
