@@ -7,7 +7,7 @@
  * With a record-only gate (observe) or none (off) the bytes have already gone on when a frame
  * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
-import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../core/gate/gate.js";
+import type { AskReply, Gate, HeldRequest, JudgeContext, SettledAnswer } from "../../core/gate/gate.js";
 import { classify, isRecord, type Classified } from "../../core/wire/jsonrpc.js";
 import { readClientFrame, type ClientRequest } from "../../core/wire/client-frame.js";
 import { parseSharingLongStrings } from "../../core/json/long-string-parse.js";
@@ -28,7 +28,7 @@ import {
   textOf,
   type SeenFrame,
 } from "../session/seen-frame.js";
-import type { MemberContextFlags, RelayLog, RelayStats } from "../session/types.js";
+import type { RelayLog, RelayStats } from "../session/types.js";
 
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
@@ -60,6 +60,8 @@ export class ClientSide {
   readonly lane: Lane;
   private readonly refusedIds = new Set<string>();
   private queueHeld = false;
+  /** The frame being handled: `done` once its bytes went on or it was answered. */
+  private inFlight: { done: boolean } | undefined;
 
   constructor(private readonly d: ClientSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError);
@@ -77,7 +79,7 @@ export class ClientSide {
       d.stats.consumed++;
       return;
     }
-    this.lane.run(() => this.handle(frame));
+    this.lane.run(() => this.handleClosed(frame));
     if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
       this.queueHeld = true;
       d.flow.hold();
@@ -89,6 +91,46 @@ export class ClientSide {
     if (!this.queueHeld) return;
     this.queueHeld = false;
     this.d.flow.release();
+  }
+
+  /**
+   * handle(), failing closed: an exception while a frame is handled answers every request in it
+   * with an error and logs it, unless its bytes already went on or it was answered. Nothing of
+   * the frame is sent, and the client is never left waiting.
+   */
+  private handleClosed(frame: SeenFrame): void | Promise<void> {
+    const state = { done: false };
+    this.inFlight = state;
+    const failed = (err: unknown): void => {
+      if (!state.done && !this.d.passThrough) this.answerFailure(frame, err);
+      this.d.onError(err);
+    };
+    try {
+      const pending = this.handle(frame);
+      if (pending instanceof Promise) return pending.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  }
+
+  private answerFailure(frame: SeenFrame, err: unknown): void {
+    const d = this.d;
+    const message = err instanceof Error ? err.message : String(err);
+    const ids = failureIds(textOf(frame));
+    d.log.event("handling-error", { ids, error: message });
+    if (ids.length === 0) return;
+    const answers = ids.map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32603,
+        message: `effectgate could not handle this request (${message}), so it was not sent to the server`,
+      },
+    }));
+    d.stats.refused += ids.length;
+    d.toClient(
+      JSON.stringify(ids.length === 1 && !textOf(frame).trimStart().startsWith("[") ? answers[0] : answers),
+    );
   }
 
   private handle(frame: SeenFrame): void | Promise<void> {
@@ -184,11 +226,8 @@ export class ClientSide {
         const kept: MemberRecords | undefined = records && { events: [], wouldRefuse: false };
         if (kept) records?.set(member, kept);
         const answer = await this.judge(heldRequest(member), kept);
-        // At observe the pin gate's refusal is only its `pin` event: enforce refuses such a call.
-        if (kept)
-          kept.wouldRefuse =
-            answer.decision?.verdict === "deny" ||
-            kept.events.some(([ev, data]) => ev === "pin" && data["kind"] === "call");
+        // At observe nothing is refused, but the answer says what enforce would refuse.
+        if (kept) kept.wouldRefuse = answer.wouldRefuse === true;
         if (answer.action === "refuse") {
           refusedText.set(member, answer.text);
           firstRefusal ??= { member, text: answer.text };
@@ -233,6 +272,7 @@ export class ClientSide {
     }
     // An id past 2^53 is answered as the client spelled it, not as JSON.parse rounded it.
     const spelled = withClientSpelling(answers, () => textOf(frame));
+    if (this.inFlight) this.inFlight.done = true;
     d.toClient(
       spelled.spell(
         isBatch ? batchRefusalFrame(spelled.answers) : refusalFrame(spelled.answers[0] as RefusalMember),
@@ -240,11 +280,16 @@ export class ClientSide {
     );
   }
 
-  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<GateAnswer> {
+  /** The gate's answer, once any question it asked is settled; a gate that throws refuses. */
+  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<SettledAnswer> {
     const d = this.d;
     const gate = d.gate as Gate;
+    const ctx = this.context(held, kept);
     try {
-      return await gate.judge(held, this.context(held, kept));
+      let answer = await gate.judge(held, ctx);
+      while (answer.action === "ask")
+        answer = await answer.settle(ctx.canAsk ? await this.ask(held, answer.question) : "failed");
+      return answer;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       d.log.event("gate-error", { method: held.method, id: held.id, error: message });
@@ -256,22 +301,32 @@ export class ClientSide {
     }
   }
 
+  /** Puts a gate's question to the user through the client (elicitation). */
+  private async ask(held: HeldRequest, question: string): Promise<AskReply> {
+    const d = this.d;
+    this.releaseQueueHold(); // the answer must be able to arrive
+    try {
+      return await d.asker.ask(question, (seconds) =>
+        d.announce(
+          `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+        ),
+      );
+    } catch {
+      return "failed";
+    }
+  }
+
   private context(held: HeldRequest, kept?: MemberRecords): JudgeContext {
     const d = this.d;
-    const ctx: JudgeContext & MemberContextFlags = kept
-      ? { record: (ev, data) => kept.events.push([ev, data]), announce: d.announce, recordAllows: true }
-      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
-    if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
-      ctx.ask = (message) => {
-        this.releaseQueueHold(); // the answer must be able to arrive
-        return d.asker.ask(message, (seconds) =>
-          d.announce(
-            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
-          ),
-        );
-      };
-    }
-    return ctx;
+    const canAsk = !d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern;
+    return kept
+      ? {
+          record: (ev, data) => kept.events.push([ev, data]),
+          announce: d.announce,
+          recordAllows: true,
+          canAsk,
+        }
+      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce, canAsk };
   }
 
   /** A client's cancel for a request effectgate answered itself goes no further. */
@@ -292,6 +347,7 @@ export class ClientSide {
   }
 
   private forward(frame: SeenFrame): void {
+    if (this.inFlight) this.inFlight.done = true;
     this.d.stats.forwarded++;
     // A big frame exists only in pass-through, where its bytes have already gone on.
     if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
@@ -307,4 +363,24 @@ function heldRequest(m: Member): HeldRequest {
     modern: m.modern,
     ...(m.problem !== undefined ? { problem: m.problem } : {}),
   };
+}
+
+/**
+ * The ids of a frame that could not be handled, best effort: every request (and ill-formed call)
+ * of the frame when it parses, else the first id its text shows.
+ */
+function failureIds(text: string): unknown[] {
+  try {
+    const c = classify(JSON.parse(text));
+    return (c.kind === "batch" ? c.members : [c]).flatMap((m) =>
+      (m.kind === "request" || m.kind === "invalid") && m.id !== undefined && isId(m.id) ? [m.id] : [],
+    );
+  } catch {
+    const m = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(text);
+    try {
+      return m?.[1] !== undefined ? [JSON.parse(m[1]) as unknown] : [];
+    } catch {
+      return [];
+    }
+  }
 }
