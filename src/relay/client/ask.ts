@@ -35,8 +35,13 @@ export class Asker {
     /** Writes one line (without terminator) to the client. */
     private readonly send: (line: string) => void,
     private readonly record: (ev: string, data: Record<string, unknown>) => void,
-    private readonly timeoutMs = askTimeoutMs(process.env),
+    /** Read when the first question is put: with the checks off nothing asks, and nothing is read. */
+    private readonly setTimeoutMs?: number,
   ) {}
+
+  private get timeoutMs(): number {
+    return this.setTimeoutMs ?? askTimeoutMs(process.env);
+  }
 
   get pending(): boolean {
     return this.open.size > 0;

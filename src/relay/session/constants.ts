@@ -1,3 +1,5 @@
+import { ConfigError } from "../../core/errors.js";
+
 /**
  * Shutdown timings. The SDK client gives a server 2 s after closing its stdin, then 2 s after
  * SIGTERM, before SIGKILL; ours must both fit inside those windows, so that the real server is
@@ -16,8 +18,22 @@ export const ASK_TIMEOUT_MS = 5 * 60 * 1000;
 /** Overrides ASK_TIMEOUT_MS (a positive whole number of ms); tests shorten it through the CLI. */
 export const ASK_TIMEOUT_ENV = "EFFECTGATE_ASK_TIMEOUT_MS";
 
+/**
+ * The ask timeout in force. Unset or empty: the default. Anything else that is not a whole
+ * number of milliseconds from 1 to 9999999999 is a ConfigError (exit 78): a typo must not quietly
+ * leave a user waiting five minutes, or not at all.
+ */
 export function askTimeoutMs(env: NodeJS.ProcessEnv): number {
   const set = env[ASK_TIMEOUT_ENV]?.trim();
-  if (set === undefined || !/^[1-9]\d{0,9}$/.test(set)) return ASK_TIMEOUT_MS;
+  if (set === undefined || set === "") return ASK_TIMEOUT_MS;
+  if (!/^[1-9]\d{0,9}$/.test(set))
+    throw new ConfigError([
+      {
+        file: "environment",
+        key: ASK_TIMEOUT_ENV,
+        expected: "a whole number of milliseconds from 1 to 9999999999",
+        got: JSON.stringify(env[ASK_TIMEOUT_ENV]),
+      },
+    ]);
   return Number(set);
 }
