@@ -103,7 +103,7 @@ function sharesContents(absolute: string): boolean {
 }
 
 /** An existing folder, links followed: the kernel can take `..` from it. Asked afresh each time. */
-export function isExistingFolder(absolute: string): boolean {
+function isExistingFolder(absolute: string): boolean {
   try {
     return statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {

@@ -17,7 +17,7 @@ import { askTimeoutMs } from "../session/constants.js";
 
 export type AskAnswer = "accept" | "decline" | "cancel";
 
-export const ASK_ID_PREFIX = "effectgate-ask-";
+const ASK_ID_PREFIX = "effectgate-ask-";
 
 interface Open {
   resolve: (a: AskAnswer) => void;

@@ -13,10 +13,10 @@ export const GRACE_AFTER_TERM_MS = 1000;
  * queue behind the held call (order is kept, decision 0002), so this is also the longest they
  * wait. No answer in time is a refusal. Long enough to read the question and decide.
  */
-export const ASK_TIMEOUT_MS = 5 * 60 * 1000;
+const ASK_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** Overrides ASK_TIMEOUT_MS (a positive whole number of ms); tests shorten it through the CLI. */
-export const ASK_TIMEOUT_ENV = "EFFECTGATE_ASK_TIMEOUT_MS";
+const ASK_TIMEOUT_ENV = "EFFECTGATE_ASK_TIMEOUT_MS";
 
 /**
  * The ask timeout in force. Unset or empty: the default. Anything else that is not a whole
