@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
     setupFiles: ["tests/setup/fast-check.ts"],
+    // Every temporary folder of the run lives in one, removed when the run ends.
+    globalSetup: ["tests/setup/temp-root.ts"],
     // Black-box tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,7 +1,7 @@
 // npm run bench: effectgate's cost, side by side with a direct connection and a bare relay.
 // Prints a table of ratios; numbers are for this machine and this run only.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,7 +131,9 @@ function codeText() {
       else if (/\.(js|mjs|cjs|ts|md)$/.test(e.name)) files.push(p);
     }
   };
-  for (const dep of ["yaml", "zod", "commander", "smol-toml", "pino"]) walk(join(root, "node_modules", dep));
+  // Dependencies that are installed (pino was one until decision 0075).
+  for (const dep of ["yaml", "zod", "commander", "smol-toml", "pino"])
+    if (existsSync(join(root, "node_modules", dep))) walk(join(root, "node_modules", dep));
   let text = files.map((f) => readFileSync(f, "utf8")).join("\n");
   if (text.length === 0) return undefined;
   while (text.length < 4 * MiB) text += text;

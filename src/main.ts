@@ -28,7 +28,7 @@ function exitCodeFor(err: unknown): number {
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
   process.stderr.write(`effectgate: internal error: ${message}\n`);
-  return 70;
+  return EXIT.internal;
 }
 
 dispatch(process.argv.slice(2)).then(

@@ -58,7 +58,7 @@ export function largePolicyText(n = 1000): string {
 }
 
 /** Paths and tool names to look up: some hit early, some late, most miss (as in real traffic). */
-export function benchQueries(n = 1000): { paths: string[]; tools: string[] } {
+function benchQueries(n = 1000): { paths: string[]; tools: string[] } {
   const home = BENCH_PROFILE.home;
   const paths = [
     `${home}/proj/src/index.ts`,

@@ -35,7 +35,7 @@ const SEVERITY: DriftKind[] = [
   "server-added",
 ];
 
-export function describeServer(s: ServerRecord): string {
+function describeServer(s: ServerRecord): string {
   if (s.kind === "remote") return `remote ${s.url ?? s.type ?? ""} (UNGUARDED)`;
   if (s.command === undefined) return "(invalid declaration)";
   return showArgv([s.command, ...(s.args ?? [])]);

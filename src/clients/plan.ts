@@ -46,7 +46,7 @@ export interface FilePlan {
   memos: PlanMemo[];
 }
 
-export function editorFor(format: Format): Editor {
+function editorFor(format: Format): Editor {
   return format === "toml" ? tomlEditor : format === "yaml" ? yamlEditor : jsonEditor;
 }
 

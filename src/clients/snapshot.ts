@@ -40,11 +40,6 @@ export function snapshot(
   return out;
 }
 
-/** Every path a client might read, existing or not: what watch keeps an eye on. */
-export function candidatePaths(facts: MachineFacts, projectDir: string): string[] {
-  return watchTargets(facts, projectDir).files;
-}
-
 export interface WatchTargets {
   /** Config files any client might read. */
   files: string[];

@@ -5,7 +5,7 @@ import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
 import { outcomeFor } from "../core/gate/levels.js";
 import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
-import { parseStrictJson } from "../core/json/strict-json.js";
+import { readClientFrame } from "../core/wire/client-frame.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { readPolicy } from "../config/policy-file.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
@@ -77,6 +77,13 @@ interface Options {
   method: string;
   tool?: string;
   args: string;
+}
+
+/** The line a client would write for this call; `args` is the user's text, kept as written. */
+function callFrame(method: string, tool: string | undefined, args: string): string {
+  const head = `{"jsonrpc":"2.0","id":1,"method":${JSON.stringify(method)},"params":`;
+  if (method === "resources/read") return `${head}${args}}`;
+  return `${head}{"name":${JSON.stringify(tool)},"arguments":${args}}}`;
 }
 
 const METHODS = ["tools/call", "prompts/get", "resources/read"];
@@ -170,26 +177,27 @@ async function check(o: Options): Promise<number> {
       `--home: expected an absolute path (for ${platform}), got ${JSON.stringify(o.home)}`,
     );
 
-  // Duplicate keys are not a usage error: the relay would refuse such a call, and check says so.
+  // Text that is not a JSON object is a usage error. Duplicate keys are not: the relay would
+  // refuse such a call, and check says so.
   let parsedArgs: unknown;
-  let problem: string | undefined;
-  const strict = parseStrictJson(o.args);
-  if (strict.ok) parsedArgs = strict.value;
-  else {
-    try {
-      parsedArgs = JSON.parse(o.args) as unknown;
-      problem = `arguments: ${strict.error}`;
-    } catch {
-      throw new UsageError(
-        `--args: expected a JSON object, got ${strict.error}: ${o.args.length > 60 ? `${o.args.slice(0, 57)}...` : o.args}`,
-      );
-    }
+  try {
+    parsedArgs = JSON.parse(o.args) as unknown;
+  } catch (err) {
+    throw new UsageError(
+      `--args: expected a JSON object, got not valid JSON (${(err as Error).message}): ${o.args.length > 60 ? `${o.args.slice(0, 57)}...` : o.args}`,
+    );
   }
   if (parsedArgs === null || typeof parsedArgs !== "object" || Array.isArray(parsedArgs)) {
     throw new UsageError(
       `--args: expected a JSON object, got ${Array.isArray(parsedArgs) ? "a list" : JSON.stringify(parsedArgs)}`,
     );
   }
+  // The call is read as the relay reads the frame a client would send for it
+  // (src/core/wire/client-frame.ts), so its problem is the relay's.
+  const [call] = readClientFrame(callFrame(o.method, o.tool, o.args)).calls;
+  if (call === undefined) throw new Error(`check: the frame built for ${o.method} holds no judged call`);
+  const params = call.params;
+  const problem = call.problem;
 
   const { profile, resolver } = profileFor(platform, o.home, o.cwd);
   const policy = readPolicy(o.policy, profile);
@@ -208,7 +216,6 @@ async function check(o: Options): Promise<number> {
         )
       : [];
   const judge = createSessionJudge(policy, { profile, resolver, own }, { tainted: o.tainted });
-  const params = o.method === "resources/read" ? parsedArgs : { name: o.tool, arguments: parsedArgs };
   const { subject, decision, items } = judge.explain(o.method, params, problem);
   const inForce: Level = level ?? policy.mode ?? "observe";
 

@@ -13,6 +13,7 @@ import { isOffValue } from "../relay/gates/off-switch.js";
 import { runRelay } from "../relay/session/relay.js";
 import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
 import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
+import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
@@ -90,6 +91,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     process.stderr.write(`effectgate: ${line}\n`);
   };
   if (off) warn("EFFECTGATE_OFF is set: relaying with no checks at all (calls are logged, not judged)");
+  // A bad setting stops the relay before the server starts, like a bad policy (exit 78); with
+  // the checks off nothing asks, so nothing can block "off".
+  if (!off) askTimeoutMs(process.env);
   const cwd = process.cwd();
   const gateOptions = {
     ...(parsed.policy !== undefined ? { policy: parsed.policy } : {}),

@@ -1,11 +1,20 @@
 // Errors that carry their own exit code, so that main.ts is the only place mapping them.
 
+/** Every code effectgate itself exits with (the relay otherwise exits with the server's). */
 export const EXIT = {
+  /** Done; nothing found. */
   ok: 0,
+  /** A subcommand found drift, a diff, a failed threshold, or (check) a confirm verdict. */
   finding: 1,
+  /** Bad command-line words. */
   usage: 2,
+  /** check: the call would be denied. */
   deny: 3,
+  /** A bug in effectgate: an exception nothing expected (sysexits EX_SOFTWARE). */
+  internal: 70,
+  /** A policy, lock, baseline or setting that cannot be used (sysexits EX_CONFIG). */
   config: 78,
+  /** The server could not be started. */
   cannotStart: 127,
 } as const;
 

@@ -14,11 +14,11 @@ import { embeddable, type Fields, type Prepared, prepareRecord, RAW_TAIL } from 
  * (docs/decisions/0005-log-write-failures.md). Format: docs/log-format.md.
  */
 
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** Raw frame bytes past this size are written as they are, not copied after the record's head. */
 const SEPARATE_WRITE_BYTES = 64 * 1024;
 const RAW_TAIL_BYTES = Buffer.from(RAW_TAIL);
-export const DEFAULT_MAX_STDERR_BYTES = 1024 * 1024;
+const DEFAULT_MAX_STDERR_BYTES = 1024 * 1024;
 
 export interface SessionLogOptions {
   dir: string;

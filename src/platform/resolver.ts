@@ -113,7 +113,7 @@ export function fileIdentity(absolute: string): string | undefined {
 }
 
 /** An existing folder, links followed: the kernel can take `..` from it. Asked afresh each time. */
-export function isExistingFolder(absolute: string): boolean {
+function isExistingFolder(absolute: string): boolean {
   try {
     return statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {

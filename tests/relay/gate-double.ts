@@ -18,19 +18,24 @@ export class DoubleGate implements Gate {
 
   async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
     this.judged.push(req);
-    this.canAsk.push(ctx.ask !== undefined);
+    this.canAsk.push(ctx.canAsk === true);
     if (this.hold) await this.hold;
     if (req.problem !== undefined) return { action: "refuse", text: `cannot judge: ${req.problem}` };
     const params = req.params as { name?: string; arguments?: unknown } | undefined;
     if (JSON.stringify(params?.arguments ?? {}).includes("secret"))
       return { action: "refuse", text: `refused ${params?.name ?? req.method}: it touches a secret` };
     if (params?.name === "ask") {
-      if (!ctx.ask) return { action: "refuse", text: "nobody to ask" };
-      const answer = await ctx.ask("Allow ask?");
-      this.asks.push(answer);
-      return answer === "accept"
-        ? { action: "forward" }
-        : { action: "refuse", text: `the user said ${answer}` };
+      if (ctx.canAsk !== true) return { action: "refuse", text: "nobody to ask" };
+      return {
+        action: "ask",
+        question: "Allow ask?",
+        settle: (answer) => {
+          this.asks.push(answer);
+          return answer === "accept"
+            ? { action: "forward" }
+            : { action: "refuse", text: `the user said ${answer}` };
+        },
+      };
     }
     return { action: "forward" };
   }

@@ -49,8 +49,4 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 export const RESTART = "restart the client for the change to take effect";
 
-export function noNotes(): string[] {
-  return [];
-}
-
 export type FileList = Omit<ConfigFile, "client">[];

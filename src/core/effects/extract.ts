@@ -58,7 +58,7 @@ function isProse(s: string): boolean {
 const PATH_START =
   /^(?:[\\/~$%]|\.\.?[\\/]|[A-Za-z]:[\\/]|file:|[^\s\\/]+[\\/][^\s]*(?:[\r\n\u2028\u2029]|$))/i;
 
-export function startsLikePath(s: string): boolean {
+function startsLikePath(s: string): boolean {
   return PATH_START.test(s.trimStart());
 }
 

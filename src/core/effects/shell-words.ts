@@ -225,7 +225,7 @@ const KEYWORDS = new Set([
  * `timeout 5 mv …`, `busybox mv …`, `xargs mv …`). Their options and option values differ, so
  * every later word is tried as the program (see invocations).
  */
-export const WRAPPERS = new Set([
+const WRAPPERS = new Set([
   "sudo",
   "doas",
   "env",
@@ -269,7 +269,7 @@ const POWERSHELLS = new Set(["pwsh", "powershell", "pwsh-preview"]);
 const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
 /** `/usr/bin/MV.EXE` → `mv`: the name a program is known by. */
-export function programName(word: string): string {
+function programName(word: string): string {
   return word
     .toLowerCase()
     .replace(/^.*[\\/]/, "")
@@ -351,7 +351,7 @@ export function scriptOf(inv: Invocation): string | undefined {
 }
 
 /** PowerShell's -EncodedCommand: base64 of UTF-16LE text. Undefined when it is not that. */
-export function decodeUtf16Base64(b64: string): string | undefined {
+function decodeUtf16Base64(b64: string): string | undefined {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return undefined;
   const bytes = Buffer.from(b64, "base64");
   if (bytes.length < 2) return undefined;

@@ -7,7 +7,7 @@
  */
 
 /** More brace alternatives than this in one word is not judged (the call is refused as unjudgeable). */
-export const MAX_BRACE_WORDS = 256;
+const MAX_BRACE_WORDS = 256;
 /** Readings of variables in one word; past this, each variable is varied on its own. */
 const MAX_VARIABLE_READINGS = 64;
 /** Glued short options: the value may start after any of the last this many option letters. */
@@ -27,7 +27,7 @@ export interface WordReadings {
  * since which letter takes the value is the program's business. A cluster of letters and digits
  * only (`-rf`, `-Recurse`, `-Werror`) is read as options.
  */
-export function gluedValues(word: string): string[] {
+function gluedValues(word: string): string[] {
   const out: string[] = [];
   const eq = word.indexOf("=");
   if (eq > 0 && eq < word.length - 1) out.push(word.slice(eq + 1));
@@ -89,7 +89,7 @@ function alternatives(inner: string): string[] | undefined {
  * Brace expansion as bash does it (`~/.ss{h,x}/k` → `~/.ssh/k`, `~/.ssx/k`; `{a..c}`), or
  * undefined past `cap` words. `${…}` is a variable, not a brace group; `{x}` and `{}` stay.
  */
-export function expandBraces(word: string, cap = MAX_BRACE_WORDS): string[] | undefined {
+function expandBraces(word: string, cap = MAX_BRACE_WORDS): string[] | undefined {
   const out: string[] = [];
   const walk = (w: string, from: number): boolean => {
     const close = closingBraces(w);
@@ -126,7 +126,7 @@ function closingBraces(w: string): Map<number, number> {
  * `~user/x` is that user's home: read as `~/../user/x` (homes are siblings; it is `~/x` when
  * the user is the one running the server). `~+` is the shell's current folder, `~-` the last.
  */
-export function tildeReadings(word: string): string[] {
+function tildeReadings(word: string): string[] {
   const m = /^~([^/\\]*)(.*)$/s.exec(word);
   if (m === null) return [];
   const [, user = "", rest = ""] = m;
@@ -166,7 +166,7 @@ function variableAlternatives(whole: string, braced: string | undefined): string
 }
 
 /** Every combination of what the variables in `word` may stand for (bounded). */
-export function variableReadings(word: string): string[] {
+function variableReadings(word: string): string[] {
   if (!word.includes("$")) return [];
   const parts: string[] = [];
   const choices: string[][] = [];
@@ -229,7 +229,7 @@ function firstGlob(word: string): number {
  * Only for words with a separator: a lone `*.ts` or `.*` is mostly a pattern or a regular
  * expression, and names one folder's own files (docs/policy.md, Limits).
  */
-export function globFolder(word: string): string | undefined {
+function globFolder(word: string): string | undefined {
   if (!/[\\/]/.test(word) || /^(?:[\\/]{2}[?.][\\/]|\\\?\?\\)/.test(word) || /^[a-z]+:\/\//i.test(word))
     return undefined;
   const g = firstGlob(word);

@@ -7,8 +7,8 @@ import type { JudgeEnvironment } from "../policy/api.js";
 import { pinTool } from "../pins/pin.js";
 import { PinState } from "../pins/state.js";
 import { classify, idKey, isRecord, toolOf } from "../replay/messages.js";
+import { readClientFrame, type ClientFrame } from "../wire/client-frame.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
-import { parseStrictJson } from "../json/strict-json.js";
 import type { Decision, Level } from "../types.js";
 import { defaultMachine, type Scenario } from "./scenario.js";
 import { mapResolver, syntheticProfile } from "./machine.js";
@@ -93,56 +93,51 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
       continue;
     }
     const harmful = m.harmful === true;
-    let value: unknown;
-    let problem: string | undefined;
-    if ("c2s_raw" in m) {
-      const strict = parseStrictJson(m.c2s_raw);
-      if (!strict.ok) problem = strict.error;
-      try {
-        value = JSON.parse(m.c2s_raw);
-      } catch {
-        // stays undefined: classify says it is not a message
-      }
-    } else {
-      value = m.c2s; // classify and the judge do not read "jsonrpc"
-    }
-    let msg = classify(value);
-    if (Array.isArray(value)) {
-      // A batch: the judged member is the call; a malformed sibling makes it unjudgeable.
-      const members = value.map(classify);
-      const call = members.find((x) => x.kind === "request" && JUDGED_METHODS.has(x.method));
-      if (call) msg = call;
-      if (members.some((x) => x.kind === "other")) problem ??= "a batch with a malformed member";
-    }
-    if (msg.kind !== "request" || !JUDGED_METHODS.has(msg.method)) {
-      if (msg.kind === "request") {
-        pending.set(idKey("c2s", msg.id), { method: msg.method, params: msg.params });
-        refused.delete(idKey("c2s", msg.id));
+    // The relay's own reading of the frame (src/core/wire/client-frame.ts): a scenario's object
+    // message is read as the line a client would write for it.
+    const read = readClientFrame("c2s_raw" in m ? m.c2s_raw : JSON.stringify(m.c2s));
+    const requests = read.kind === "parsed" ? read.requests : [];
+    if (read.calls.length === 0) {
+      for (const req of requests) {
+        pending.set(idKey("c2s", req.id), { method: req.method, params: req.params });
+        refused.delete(idKey("c2s", req.id));
       }
       if (harmful) {
-        const what = msg.kind === "request" || msg.kind === "notification" ? msg.method : msg.kind;
         result = {
           ...base,
           stopped: false,
           outcome: "not judged",
-          reason: `the relay does not judge ${what} messages`,
+          reason: `the relay does not judge ${notJudged(read)} messages`,
           tainted: judge.tainted,
         };
       }
       continue;
     }
-    const tool = toolOf(msg.method, msg.params);
-    const pin = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };
-    const decision: Decision = pin.ok
-      ? judge.judge(msg.method, msg.params, problem)
-      : { verdict: "deny", rule: "pin", reason: pin.reason, effects: [], tainted: judge.tainted };
-    let outcome: ScenarioRun["outcome"] = outcomeFor(level, decision.verdict);
-    if (outcome === "ask") outcome = canAsk ? "asked" : "refuse";
-    const key = idKey("c2s", msg.id);
-    // A refusal is of this call only: a later call may reuse its id and be answered.
-    if (outcome === "refuse") refused.add(key);
-    else refused.delete(key);
-    pending.set(key, { method: msg.method, params: msg.params });
+    // Every judged call of the frame, in order; one refused call refuses the whole frame.
+    let worst: { outcome: ScenarioRun["outcome"]; decision: Decision } | undefined;
+    for (const call of read.calls) {
+      const tool = toolOf(call.method, call.params);
+      const pin = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };
+      const decision: Decision = pin.ok
+        ? judge.judge(call.method, call.params, call.problem)
+        : { verdict: "deny", rule: "pin", reason: pin.reason, effects: [], tainted: judge.tainted };
+      let outcome: ScenarioRun["outcome"] = outcomeFor(level, decision.verdict);
+      // As in the relay, a 2026-07-28 request is never asked about.
+      if (outcome === "ask") outcome = canAsk && !call.modern ? "asked" : "refuse";
+      if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, decision };
+    }
+    const { outcome, decision } = worst as NonNullable<typeof worst>;
+    // A refusal is of this frame only: a later call may reuse its id and be answered.
+    const tracked =
+      read.kind === "parsed" && read.members
+        ? requests
+        : read.calls.map((c) => ({ method: c.method, id: c.id, params: c.params }));
+    for (const req of tracked) {
+      const key = idKey("c2s", req.id);
+      if (outcome === "refuse") refused.add(key);
+      else refused.delete(key);
+      pending.set(key, { method: req.method, params: req.params });
+    }
     if (harmful) {
       result = {
         ...base,
@@ -159,4 +154,23 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
   }
   if (!result) throw new Error(`scenario ${s.id}: no harmful message was reached`);
   return result;
+}
+
+const RANK: Record<ScenarioRun["outcome"], number> = {
+  "not judged": 0,
+  forward: 1,
+  "forward-noted": 2,
+  asked: 3,
+  ask: 3,
+  refuse: 4,
+};
+function rank(o: ScenarioRun["outcome"]): number {
+  return RANK[o];
+}
+
+/** What a frame without a judged call was, for the "not judged" reason. */
+function notJudged(read: ClientFrame): string {
+  if (read.kind === "not-json") return "unreadable";
+  const m = read.message;
+  return m.kind === "request" || m.kind === "notification" ? m.method : m.kind;
 }

@@ -19,7 +19,8 @@ import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
 import type { Decision, JsonRpcId, Verdict } from "../types.js";
 import type { Flagged } from "./benign.js";
-import { readClientFrame, type LoggedCall, type LoggedRequest } from "./client-calls.js";
+import { answerableId, readClientFrame, type ClientRequest, type JudgedCall } from "../wire/client-frame.js";
+import { looksLikeJudgedCall } from "../wire/judged-call-text.js";
 
 export type RebuiltLevel = "enforce" | "strict";
 const LEVELS: readonly RebuiltLevel[] = ["enforce", "strict"];
@@ -108,29 +109,39 @@ export class SessionRebuild {
   private clientFrame(file: string, line: number, r: FrameLike): void {
     const logged = loggedText(r);
     if (!logged) return this.claimEarly([]);
-    const read = readClientFrame(logged.text, logged.whole);
     const frame = ++this.frames;
-    if (read.kind === "not-kept") {
-      // Not judged again. The tool's answer, if the log shows one, did reach the session.
+    if (!logged.whole) {
+      // Only the head of a frame over 16 MiB is logged: a call in it is not judged again. The
+      // tool's answer, if the log shows one, did reach the session.
+      if (!looksLikeJudgedCall(logged.text)) return this.claimEarly([]);
       this.counts.unjudged.tooLarge += 1;
-      const requests =
-        read.id !== undefined ? [{ method: "tools/call", id: read.id, params: undefined }] : [];
+      const id = idFromText(logged.text);
+      const requests = id !== undefined ? [{ method: "tools/call", id, params: undefined }] : [];
       this.track(requests, frame, { enforce: true, strict: true });
       return this.claimEarly(requests);
     }
-    for (const req of read.requests) if (req.method === "initialize") this.noteInitialize(req.params);
+    // The relay's own reading of the frame (src/core/wire/client-frame.ts).
+    const read = readClientFrame(logged.text);
+    const requests: ClientRequest[] =
+      read.kind === "parsed"
+        ? read.requests
+        : read.calls.flatMap((call) => {
+            const id = answerableId(call);
+            return id !== undefined ? [{ method: call.method, id, params: undefined }] : [];
+          });
+    for (const req of requests) if (req.method === "initialize") this.noteInitialize(req.params);
     // Any call a level refuses keeps the whole frame (a batch too) from the server at that level.
     const reaches: Record<RebuiltLevel, boolean> = { enforce: true, strict: true };
     for (const call of read.calls) {
       const refused = this.judgeCall(file, line, r.t, call);
       for (const level of LEVELS) if (refused[level]) reaches[level] = false;
     }
-    this.track(read.requests, frame, reaches);
-    this.claimEarly(read.requests);
+    this.track(requests, frame, reaches);
+    this.claimEarly(requests);
   }
 
   /** Judge one call at each level; says which levels refuse it. */
-  private judgeCall(file: string, line: number, t: string, call: LoggedCall): Record<RebuiltLevel, boolean> {
+  private judgeCall(file: string, line: number, t: string, call: JudgedCall): Record<RebuiltLevel, boolean> {
     const c = this.counts;
     const d = {
       enforce: this.judges.enforce.judge(call.method, call.params, call.problem),
@@ -165,7 +176,7 @@ export class SessionRebuild {
     file: string,
     line: number,
     t: string,
-    call: LoggedCall,
+    call: JudgedCall,
     d: Decision,
     strict: Decision,
   ): Flagged {
@@ -190,7 +201,7 @@ export class SessionRebuild {
   }
 
   private track(
-    requests: readonly LoggedRequest[],
+    requests: readonly ClientRequest[],
     frame: number,
     reaches: Record<RebuiltLevel, boolean>,
   ): void {
@@ -211,7 +222,7 @@ export class SessionRebuild {
    * is a request with its id (enforce, which sends only whole judged calls, would have seen the
    * answer after the call). Any other is an answer with no matching request.
    */
-  private claimEarly(requests: readonly LoggedRequest[]): void {
+  private claimEarly(requests: readonly ClientRequest[]): void {
     for (const req of requests) {
       const key = idKey("c2s", req.id);
       const body = this.early.get(key);

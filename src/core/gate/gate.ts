@@ -23,16 +23,60 @@ export interface HeldRequest {
   modern: boolean;
 }
 
-export type GateAnswer =
-  { action: "forward"; decision?: Decision } | { action: "refuse"; text: string; decision?: Decision };
+/** The user's reply to a question; `failed` when the question could not be put or answered. */
+export type AskReply = "accept" | "decline" | "cancel" | "failed";
+
+/** What happened to a call, as its `decision` record says (docs/log-format.md). */
+export type GateOutcome =
+  | "forward"
+  | "forward-noted"
+  | "refuse"
+  | "ask-accepted"
+  | "ask-declined"
+  | "ask-cancelled"
+  | "ask-unavailable"
+  | "ask-failed";
+
+interface AnswerFacts {
+  decision?: Decision;
+  outcome?: GateOutcome;
+  /**
+   * The verdict is one enforce refuses (a deny, a failed pin), whatever happened at this level:
+   * at observe the call goes on, and a batch it is in would have been refused whole (decision
+   * 0066). Absent: false.
+   */
+  wouldRefuse?: boolean;
+}
+
+export type SettledAnswer =
+  ({ action: "forward" } & AnswerFacts) | ({ action: "refuse"; text: string } & AnswerFacts);
+
+/**
+ * The gate wants the user's word before the call goes on. The relay puts `question` to the user
+ * (today through elicitation) and hands the reply to `settle`, which says what happens then; it
+ * may ask again. Only given when the context says someone can be asked.
+ */
+export type AskAnswer = {
+  action: "ask";
+  question: string;
+  settle(reply: AskReply): GateAnswer | Promise<GateAnswer>;
+} & AnswerFacts;
+
+export type GateAnswer = SettledAnswer | AskAnswer;
 
 /** What the relay offers a gate while it judges. */
 export interface JudgeContext {
   /**
-   * Ask the user through the client (elicitation). Undefined when the client did not declare
-   * the capability, or the era forbids relay-originated requests.
+   * Whether a question can reach the user: the client declared elicitation, and the era and the
+   * request allow a relay-originated request. Absent: nobody can be asked.
    */
-  ask?: (message: string) => Promise<"accept" | "decline" | "cancel">;
+  canAsk?: boolean;
+  /**
+   * A member of a batch with other judged calls: record allowed calls too. The batch's fate
+   * (refused whole when any member is) decides what happened to each, so the relay writes the
+   * records once it is known (docs/decisions/0066).
+   */
+  recordAllows?: boolean;
   /** Record an event in the session log (written before anything is sent). */
   record: (ev: string, data: Record<string, unknown>) => void;
   /** A line for the human on stderr. */

@@ -14,7 +14,9 @@ export type RefusalKind =
   /** A confirm verdict at strict, and the client cannot be asked. */
   | "cannot-ask"
   /** A confirm verdict at strict; the user said no or dismissed the question. */
-  | "declined";
+  | "declined"
+  /** A call to a tool whose pin failed: changed, new, or not checkable against the lock. */
+  | "pin";
 
 export interface RefusalFacts {
   kind: RefusalKind;
@@ -23,8 +25,10 @@ export interface RefusalFacts {
   params: unknown;
   decision: Decision;
   level: Level;
-  /** `default` or the policy file's path. */
+  /** `default` or the policy file's path; for a pin, the lock file's path. */
   policySource: string;
+  /** For a pin: the command that reviews or approves the server. */
+  next?: string;
 }
 
 const MAX_ARGS_SHOWN = 300;
@@ -71,6 +75,7 @@ function target(d: Decision): string {
 }
 
 export function refusalText(f: RefusalFacts): string {
+  if (f.kind === "pin") return pinRefusalText(f);
   const d = f.decision;
   const policy =
     f.policySource === "default" ? "the built-in default policy" : `the policy ${f.policySource}`;
@@ -121,6 +126,16 @@ export function refusalText(f: RefusalFacts): string {
     `The user can: ${remedies.join("; ")}. To see why: ${checkCommand({ ...f, tainted: d.tainted })}`,
   );
   return lines.join("\n");
+}
+
+/** A pin refusal names the lock and the command that reviews the change, not a policy rule. */
+function pinRefusalText(f: RefusalFacts): string {
+  return [
+    `effectgate refused this call to "${f.tool}": ${f.decision.reason}.`,
+    `Lock: ${f.policySource}. Level: ${f.level}.`,
+    "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
+    `The user can: ${f.next ?? "review the server's tools with effectgate approve --diff"}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
+  ].join("\n");
 }
 
 /** The question put to the user at strict when the client can be asked. */

@@ -13,7 +13,7 @@ import { closingQuote } from "./strict-json.js";
 import { isSpace } from "./json-chars.js";
 
 /** Strings shorter than this are left to JSON.parse: not worth a placeholder. */
-export const LONG_STRING_CHARS = 64 * 1024;
+const LONG_STRING_CHARS = 64 * 1024;
 
 // Control characters must be escaped inside a JSON string; one that is not makes JSON.parse fail,
 // so such a string is never swapped (the skeleton would otherwise parse where the text does not).

@@ -203,7 +203,7 @@ function readingOf(text: string, r: Reading): PathReading {
   return { text, leaveOut: r.leaveOut, note: r.note };
 }
 
-export function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
+function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
   if (effect.kind === "command") return judgeCommand(effect, cx);
   if (effect.kind === "url") {
     return {

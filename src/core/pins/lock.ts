@@ -20,14 +20,14 @@ export const LockTool = z.strictObject({
   hash: Hash,
 });
 
-export const LockPrompt = z.strictObject({
+const LockPrompt = z.strictObject({
   title: z.unknown().optional(),
   description: z.unknown().optional(),
   arguments: z.unknown().optional(),
   hash: Hash,
 });
 
-export const LockTemplate = z.strictObject({
+const LockTemplate = z.strictObject({
   title: z.unknown().optional(),
   uriTemplate: z.unknown().optional(),
   description: z.unknown().optional(),
@@ -85,7 +85,7 @@ export function lockToolFromPin(p: ToolPin): LockTool {
 }
 
 /** The pin a lock entry describes, with its hash recomputed (never trusted from the file). */
-export function pinFromLockTool(name: string, t: LockTool): ReturnType<typeof pinTool> {
+function pinFromLockTool(name: string, t: LockTool): ReturnType<typeof pinTool> {
   return pinTool({
     name,
     description: t.description,

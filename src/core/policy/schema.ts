@@ -6,7 +6,7 @@ import { z } from "zod";
 const verdict = z.enum(["allow", "confirm", "deny"]);
 const stringList = z.array(z.string());
 
-export const PathsSchema = z.strictObject({
+const PathsSchema = z.strictObject({
   deny: stringList.optional(),
   confirm: stringList.optional(),
   confirm_if_tainted: stringList.optional(),
@@ -19,18 +19,18 @@ export const ExecSchema = z.strictObject({
   action_if_tainted: verdict.optional(),
 });
 
-export const TaintSchema = z.strictObject({
+const TaintSchema = z.strictObject({
   sources: stringList.optional(),
   servers: stringList.optional(),
   exclude: stringList.optional(),
   signatures: z.boolean().optional(),
 });
 
-export const EnvSchema = z.strictObject({
+const EnvSchema = z.strictObject({
   deny: stringList.optional(),
 });
 
-export const RunsLaterSchema = z.strictObject({
+const RunsLaterSchema = z.strictObject({
   git_dirs: verdict.optional(),
   path_folders: verdict.optional(),
 });

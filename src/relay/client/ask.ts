@@ -17,7 +17,7 @@ import { askTimeoutMs } from "../session/constants.js";
 
 export type AskAnswer = "accept" | "decline" | "cancel";
 
-export const ASK_ID_PREFIX = "effectgate-ask-";
+const ASK_ID_PREFIX = "effectgate-ask-";
 
 interface Open {
   resolve: (a: AskAnswer) => void;
@@ -35,8 +35,13 @@ export class Asker {
     /** Writes one line (without terminator) to the client. */
     private readonly send: (line: string) => void,
     private readonly record: (ev: string, data: Record<string, unknown>) => void,
-    private readonly timeoutMs = askTimeoutMs(process.env),
+    /** Read when the first question is put: with the checks off nothing asks, and nothing is read. */
+    private readonly setTimeoutMs?: number,
   ) {}
+
+  private get timeoutMs(): number {
+    return this.setTimeoutMs ?? askTimeoutMs(process.env);
+  }
 
   get pending(): boolean {
     return this.open.size > 0;

@@ -29,10 +29,7 @@ export function batchRecords(
     for (const [ev, data] of r.events) {
       if (ev !== "decision") out.push([ev, data]);
       else if (by !== undefined && !ownRefusal)
-        out.push([
-          ev,
-          { ...data, ...(passThrough ? {} : { outcome: "refuse" }), batchRefusedBy: by.held.id },
-        ]);
+        out.push([ev, { ...data, ...(passThrough ? {} : { outcome: "refuse" }), batchRefusedBy: by.id }]);
       else if (data["verdict"] !== "allow") out.push([ev, data]);
     }
   }

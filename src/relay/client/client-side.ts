@@ -7,46 +7,28 @@
  * With a record-only gate (observe) or none (off) the bytes have already gone on when a frame
  * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
-import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../core/gate/gate.js";
+import type { AskReply, Gate, HeldRequest, JudgeContext, SettledAnswer } from "../../core/gate/gate.js";
 import { classify, isRecord, type Classified } from "../../core/wire/jsonrpc.js";
-import { ambiguousJudgedMethod } from "../../core/wire/judged-call-text.js";
-import { foldedKeyProblem } from "../../core/wire/folded-members.js";
+import { readClientFrame, type ClientRequest } from "../../core/wire/client-frame.js";
 import { parseSharingLongStrings } from "../../core/json/long-string-parse.js";
 import { batchRefusalFrame, refusalFrame, type RefusalMember } from "../../core/gate/refusal-frame.js";
-import { parseStrictJson } from "../../core/json/strict-json.js";
 import type { Asker } from "./ask.js";
 import { idKey, type Correlator } from "../server/correlate.js";
 import type { ByteSink, Holdable } from "../session/flow.js";
 import type { SessionFacts } from "../session/handshake.js";
-import {
-  ambiguousMember,
-  heldIds,
-  isId,
-  judgedMember,
-  refusalAnswers,
-  unparseable,
-  unreadableMember,
-  unreadableRequest,
-  withClientSpelling,
-  type Member,
-} from "./held-members.js";
+import { heldIds, isId, refusalAnswers, withClientSpelling, type Member } from "./held-members.js";
 import { batchRecords, type MemberRecords } from "./batch-records.js";
 import { Lane } from "../session/lane.js";
 import {
-  crInside,
   cutProblem,
   guessNonJson,
   isBig,
   logSeen,
-  looksJudged,
   mentions,
   textOf,
   type SeenFrame,
 } from "../session/seen-frame.js";
-import type { MemberContextFlags, RelayLog, RelayStats } from "../session/types.js";
-
-const CR_PROBLEM =
-  "a carriage return inside the line: a server that ends lines at CR reads it as several messages";
+import type { RelayLog, RelayStats } from "../session/types.js";
 
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
@@ -78,6 +60,8 @@ export class ClientSide {
   readonly lane: Lane;
   private readonly refusedIds = new Set<string>();
   private queueHeld = false;
+  /** The frame being handled: `done` once its bytes went on or it was answered. */
+  private inFlight: { done: boolean } | undefined;
 
   constructor(private readonly d: ClientSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError);
@@ -95,7 +79,7 @@ export class ClientSide {
       d.stats.consumed++;
       return;
     }
-    this.lane.run(() => this.handle(frame));
+    this.lane.run(() => this.handleClosed(frame));
     if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
       this.queueHeld = true;
       d.flow.hold();
@@ -109,68 +93,77 @@ export class ClientSide {
     this.d.flow.release();
   }
 
+  /**
+   * handle(), failing closed: an exception while a frame is handled answers every request in it
+   * with an error and logs it, unless its bytes already went on or it was answered. Nothing of
+   * the frame is sent, and the client is never left waiting.
+   */
+  private handleClosed(frame: SeenFrame): void | Promise<void> {
+    const state = { done: false };
+    this.inFlight = state;
+    const failed = (err: unknown): void => {
+      if (!state.done && !this.d.passThrough) this.answerFailure(frame, err);
+      this.d.onError(err);
+    };
+    try {
+      const pending = this.handle(frame);
+      if (pending instanceof Promise) return pending.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  }
+
+  private answerFailure(frame: SeenFrame, err: unknown): void {
+    const d = this.d;
+    const message = err instanceof Error ? err.message : String(err);
+    const ids = failureIds(textOf(frame));
+    d.log.event("handling-error", { ids, error: message });
+    if (ids.length === 0) return;
+    const answers = ids.map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32603,
+        message: `effectgate could not handle this request (${message}), so it was not sent to the server`,
+      },
+    }));
+    d.stats.refused += ids.length;
+    d.toClient(
+      JSON.stringify(ids.length === 1 && !textOf(frame).trimStart().startsWith("[") ? answers[0] : answers),
+    );
+  }
+
   private handle(frame: SeenFrame): void | Promise<void> {
     const d = this.d;
     if (!d.gate) return this.passUnjudged(frame);
     const text = textOf(frame);
-    const strict = parseStrictJson(text, undefined, parseSharingLongStrings);
-    let value: unknown;
-    let problem: string | undefined;
-    if (strict.ok) value = strict.value;
-    else {
-      try {
-        value = parseSharingLongStrings(text);
-        problem = strict.error; // valid JSON, but read two ways (duplicate keys) or too deep
-      } catch {
-        logSeen(d.log, "c2s", frame, true);
-        if (!looksJudged(frame, text)) return this.forward(frame);
-        return this.judgeMembers(frame, [unparseable(text, strict.error)], false);
-      }
+    // A big frame was tested as it streamed past; its text may have lost what says so.
+    const read = readClientFrame(
+      text,
+      isBig(frame)
+        ? {
+            crInside: frame.crInside,
+            ...(frame.looksJudged !== undefined ? { looksJudged: frame.looksJudged } : {}),
+            cutProblem: (value) => cutProblem(frame, value),
+          }
+        : {},
+    );
+    if (read.kind === "not-json") {
+      logSeen(d.log, "c2s", frame, true);
+      if (read.calls.length === 0) return this.forward(frame);
+      return this.judgeMembers(frame, read.calls, undefined, []);
     }
     logSeen(d.log, "c2s", frame, false, true);
-    // A frame read cut short is not the frame the server reads, unless the judge reads it alike.
-    const cut = cutProblem(frame, value);
-    if (cut !== undefined) problem = cut;
-    // A member in another case ("Method", "Arguments") is a second spelling a Go server reads.
-    problem ??= foldedKeyProblem(value);
-    const c = classify(value);
-    // JSON allows a raw CR between tokens, and a server that ends lines at CR (as Python's text
-    // streams do) reads the line as several messages: one of them may be a call nobody judged.
-    if (crInside(frame, text) && looksJudged(frame, text)) return this.crInside(frame, c);
-    if (this.ownAnswer(c)) return;
-    if (c.kind === "batch") return this.batch(frame, c.members, problem, text);
+    const c = read.message;
+    if (!read.crSplit && this.ownAnswer(c)) return;
     if (c.kind === "notification" && this.swallowCancel(c.method, c.params)) return;
-    const member = this.judgedMember(c, problem) ?? this.ambiguous(c, problem, text);
-    if (!member) {
-      if (c.kind === "request") this.track(c.method, c.id, c.params);
-      if (c.kind === "invalid" && looksJudged(frame, text)) {
-        return this.judgeMembers(frame, [unreadableRequest(c, c.reason)], false);
-      }
+    // Notes the handshake (initialize, server/discover) of every request in the frame.
+    for (const r of read.requests) d.facts.clientRequest(r.method, r.params);
+    if (read.calls.length === 0) {
+      this.trackAll(read.requests);
       return this.forward(frame);
     }
-    return this.judgeMembers(frame, [member], false);
-  }
-
-  /**
-   * A frame that parsed, with a CR inside: every judged call in it is refused with the problem,
-   * under its own id and name, and a batch answers every request in it; a frame whose calls
-   * cannot be told apart is still answered under the id it carries.
-   */
-  private crInside(frame: SeenFrame, c: Classified): Promise<void> {
-    if (c.kind === "batch") {
-      const judged: Member[] = [];
-      c.members.forEach((m, index) => {
-        const jm = this.judgedMember(m, CR_PROBLEM);
-        if (jm) judged.push({ ...jm, index });
-      });
-      if (judged.length === 0) judged.push(unreadableMember(CR_PROBLEM));
-      return this.judgeMembers(frame, judged, true, c.members);
-    }
-    return this.judgeMembers(
-      frame,
-      [this.judgedMember(c, CR_PROBLEM) ?? unreadableRequest(c, CR_PROBLEM)],
-      false,
-    );
+    return this.judgeMembers(frame, read.calls, read.members, read.requests);
   }
 
   /**
@@ -208,55 +201,6 @@ export class ClientSide {
     this.forward(frame);
   }
 
-  private batch(
-    frame: SeenFrame,
-    members: Classified[],
-    problem: string | undefined,
-    text: string,
-  ): void | Promise<void> {
-    const malformed = members.find(
-      (m): m is Extract<Classified, { kind: "invalid" }> => m.kind === "invalid",
-    );
-    const batchProblem =
-      problem ?? (malformed ? `a batch with a malformed member (${malformed.reason})` : undefined);
-    const judged: Member[] = [];
-    members.forEach((m, index) => {
-      const jm = this.judgedMember(m, batchProblem);
-      if (jm) judged.push({ ...jm, index });
-    });
-    if (judged.length === 0 && malformed && looksJudged(frame, text)) {
-      judged.push(unreadableMember(batchProblem ?? "a batch that cannot be judged"));
-    }
-    const ambiguous = judged.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;
-    if (ambiguous !== undefined) {
-      const m = unreadableMember(`${problem}: the server may read a method as ${ambiguous}`);
-      m.held.method = ambiguous;
-      judged.push(m);
-    }
-    if (judged.length === 0) {
-      this.trackAll(members);
-      return this.forward(frame);
-    }
-    return this.judgeMembers(frame, judged, true, members);
-  }
-
-  /**
-   * A frame read two ways (duplicate keys) whose last-wins reading is not judged: held anyway
-   * when any spelling of its method names a judged one, since the server may read that one.
-   * Only frames that already failed the strict parse get here, so clean frames pay nothing.
-   */
-  private ambiguous(c: Classified, problem: string | undefined, text: string): Member | undefined {
-    if (problem === undefined) return undefined;
-    const method = ambiguousJudgedMethod(text);
-    return method === undefined ? undefined : ambiguousMember(c, method, problem);
-  }
-
-  /** Notes the handshake, then builds the judged member (if any). */
-  private judgedMember(c: Classified, problem: string | undefined): Member | undefined {
-    if (c.kind === "request") this.d.facts.clientRequest(c.method, c.params);
-    return judgedMember(c, problem);
-  }
-
   /**
    * Judges each member in turn. All forward: the frame goes on unchanged. Any refusal: nothing
    * of the frame is sent, and every request in it is answered (one array frame for a batch).
@@ -264,10 +208,11 @@ export class ClientSide {
   private async judgeMembers(
     frame: SeenFrame,
     judged: Member[],
-    isBatch: boolean,
-    all?: Classified[],
+    all: Classified[] | undefined,
+    requests: readonly ClientRequest[],
   ): Promise<void> {
     const d = this.d;
+    const isBatch = all !== undefined;
     // Until the frame is sent or answered, the server must not answer any request in it: it has
     // not seen them, and a client would take its made-up answer (server-side.ts drops it).
     const held = d.passThrough ? [] : heldIds(judged, all);
@@ -280,12 +225,9 @@ export class ClientSide {
       for (const member of judged) {
         const kept: MemberRecords | undefined = records && { events: [], wouldRefuse: false };
         if (kept) records?.set(member, kept);
-        const answer = await this.judge(member.held, kept);
-        // At observe the pin gate's refusal is only its `pin` event: enforce refuses such a call.
-        if (kept)
-          kept.wouldRefuse =
-            answer.decision?.verdict === "deny" ||
-            kept.events.some(([ev, data]) => ev === "pin" && data["kind"] === "call");
+        const answer = await this.judge(heldRequest(member), kept);
+        // At observe nothing is refused, but the answer says what enforce would refuse.
+        if (kept) kept.wouldRefuse = answer.wouldRefuse === true;
         if (answer.action === "refuse") {
           refusedText.set(member, answer.text);
           firstRefusal ??= { member, text: answer.text };
@@ -298,17 +240,17 @@ export class ClientSide {
       for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, this.d.passThrough))
         this.d.log.event(ev, data);
     if (!firstRefusal) {
-      if (all) this.trackAll(all);
-      else for (const m of judged) this.track(m.held.method, m.held.id, m.held.params);
+      if (isBatch) this.trackAll(requests);
+      else for (const m of judged) this.track(m.method, m.id, m.params);
       return this.forward(frame);
     }
     if (d.passThrough) {
       // The gate said it only records, so the bytes went on before judging. Say so loudly.
-      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.held.method} after it was sent`));
+      d.onError(new Error(`a record-only gate refused ${firstRefusal.member.method} after it was sent`));
       return;
     }
-    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.held.method} id ${JSON.stringify(firstRefusal.member.held.id)}): ${firstRefusal.text}`;
-    const answers = refusalAnswers(judged, refusedText, reasonOthers, isBatch ? all : undefined);
+    const reasonOthers = `Not sent: effectgate refused another call in the same batch (${firstRefusal.member.method} id ${JSON.stringify(firstRefusal.member.id)}): ${firstRefusal.text}`;
+    const answers = refusalAnswers(judged, refusedText, reasonOthers, all);
     for (const m of judged)
       if (m.answerId && isId(m.answerId.value)) this.refusedIds.add(idKey(m.answerId.value));
     for (const id of held) d.correlator.refused(id);
@@ -316,20 +258,21 @@ export class ClientSide {
     d.log.event("refused", {
       batch: isBatch,
       calls: judged.map((m) => ({
-        method: m.held.method,
+        method: m.method,
         id: m.answerId?.value ?? null,
-        problem: m.held.problem ?? null,
+        problem: m.problem ?? null,
         text: refusedText.get(m) ?? reasonOthers,
       })),
     });
     if (answers.length === 0) {
       d.announce(
-        `refused a ${firstRefusal.member.held.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
+        `refused a ${firstRefusal.member.method} that carried no usable id; nothing could be answered: ${firstRefusal.text}`,
       );
       return;
     }
     // An id past 2^53 is answered as the client spelled it, not as JSON.parse rounded it.
     const spelled = withClientSpelling(answers, () => textOf(frame));
+    if (this.inFlight) this.inFlight.done = true;
     d.toClient(
       spelled.spell(
         isBatch ? batchRefusalFrame(spelled.answers) : refusalFrame(spelled.answers[0] as RefusalMember),
@@ -337,11 +280,16 @@ export class ClientSide {
     );
   }
 
-  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<GateAnswer> {
+  /** The gate's answer, once any question it asked is settled; a gate that throws refuses. */
+  private async judge(held: HeldRequest, kept?: MemberRecords): Promise<SettledAnswer> {
     const d = this.d;
     const gate = d.gate as Gate;
+    const ctx = this.context(held, kept);
     try {
-      return await gate.judge(held, this.context(held, kept));
+      let answer = await gate.judge(held, ctx);
+      while (answer.action === "ask")
+        answer = await answer.settle(ctx.canAsk ? await this.ask(held, answer.question) : "failed");
+      return answer;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       d.log.event("gate-error", { method: held.method, id: held.id, error: message });
@@ -353,22 +301,32 @@ export class ClientSide {
     }
   }
 
+  /** Puts a gate's question to the user through the client (elicitation). */
+  private async ask(held: HeldRequest, question: string): Promise<AskReply> {
+    const d = this.d;
+    this.releaseQueueHold(); // the answer must be able to arrive
+    try {
+      return await d.asker.ask(question, (seconds) =>
+        d.announce(
+          `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+        ),
+      );
+    } catch {
+      return "failed";
+    }
+  }
+
   private context(held: HeldRequest, kept?: MemberRecords): JudgeContext {
     const d = this.d;
-    const ctx: JudgeContext & MemberContextFlags = kept
-      ? { record: (ev, data) => kept.events.push([ev, data]), announce: d.announce, recordAllows: true }
-      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce };
-    if (!d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern) {
-      ctx.ask = (message) => {
-        this.releaseQueueHold(); // the answer must be able to arrive
-        return d.asker.ask(message, (seconds) =>
-          d.announce(
-            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
-          ),
-        );
-      };
-    }
-    return ctx;
+    const canAsk = !d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern;
+    return kept
+      ? {
+          record: (ev, data) => kept.events.push([ev, data]),
+          announce: d.announce,
+          recordAllows: true,
+          canAsk,
+        }
+      : { record: (ev, data) => d.log.event(ev, data), announce: d.announce, canAsk };
   }
 
   /** A client's cancel for a request effectgate answered itself goes no further. */
@@ -379,8 +337,8 @@ export class ClientSide {
     return true;
   }
 
-  private trackAll(members: Classified[]): void {
-    for (const m of members) if (m.kind === "request") this.track(m.method, m.id, m.params);
+  private trackAll(requests: readonly ClientRequest[]): void {
+    for (const r of requests) this.track(r.method, r.id, r.params);
   }
 
   private track(method: string, id: HeldRequest["id"], params: unknown): void {
@@ -389,8 +347,40 @@ export class ClientSide {
   }
 
   private forward(frame: SeenFrame): void {
+    if (this.inFlight) this.inFlight.done = true;
     this.d.stats.forwarded++;
     // A big frame exists only in pass-through, where its bytes have already gone on.
     if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
+  }
+}
+
+/** What the gate is shown of a judged call. */
+function heldRequest(m: Member): HeldRequest {
+  return {
+    method: m.method,
+    id: m.id,
+    params: m.params,
+    modern: m.modern,
+    ...(m.problem !== undefined ? { problem: m.problem } : {}),
+  };
+}
+
+/**
+ * The ids of a frame that could not be handled, best effort: every request (and ill-formed call)
+ * of the frame when it parses, else the first id its text shows.
+ */
+function failureIds(text: string): unknown[] {
+  try {
+    const c = classify(JSON.parse(text));
+    return (c.kind === "batch" ? c.members : [c]).flatMap((m) =>
+      (m.kind === "request" || m.kind === "invalid") && m.id !== undefined && isId(m.id) ? [m.id] : [],
+    );
+  } catch {
+    const m = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(text);
+    try {
+      return m?.[1] !== undefined ? [JSON.parse(m[1]) as unknown] : [];
+    } catch {
+      return [];
+    }
   }
 }

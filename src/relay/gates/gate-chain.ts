@@ -13,15 +13,7 @@ export function chainGates(gates: readonly Gate[]): Gate {
   if (gates.length === 1 && gates[0]) return gates[0];
   const chained: Gate = {
     recordsOnly: gates.every((g) => g.recordsOnly === true),
-    async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
-      let last: GateAnswer = { action: "forward" };
-      for (const gate of gates) {
-        const answer = await gate.judge(req, ctx);
-        if (answer.action === "refuse") return answer;
-        last = answer;
-      }
-      return last;
-    },
+    judge: (req: HeldRequest, ctx: JudgeContext) => judgeFrom(gates, 0, req, ctx, false),
   };
   const observers = gates.filter((g) => g.observe);
   if (observers.length > 0)
@@ -32,6 +24,40 @@ export function chainGates(gates: readonly Gate[]): Gate {
     chained.observeServerMessage = (msg: Record<string, unknown>, ctx: JudgeContext) =>
       inTurn(watchers.map((g) => () => g.observeServerMessage?.(msg, ctx)));
   return chained;
+}
+
+/**
+ * The gates from `from` on. A question stops the chain until its reply: accepted, the call still
+ * goes before the gates after it. `wouldRefuse` is any gate's: at observe a pin that failed
+ * makes the call one enforce refuses, whatever the policy says of it.
+ */
+async function judgeFrom(
+  gates: readonly Gate[],
+  from: number,
+  req: HeldRequest,
+  ctx: JudgeContext,
+  wouldRefuseSoFar: boolean,
+): Promise<GateAnswer> {
+  let last: GateAnswer = { action: "forward" };
+  let wouldRefuse = wouldRefuseSoFar;
+  for (let i = from; i < gates.length; i++) {
+    const answer = await (gates[i] as Gate).judge(req, ctx);
+    const would = (wouldRefuse ||= answer.wouldRefuse === true);
+    const carried = would ? { wouldRefuse: true } : {};
+    if (answer.action === "refuse") return { ...answer, ...carried };
+    if (answer.action === "ask")
+      return {
+        ...answer,
+        ...carried,
+        settle: async (reply) => {
+          const settled = await answer.settle(reply);
+          if (settled.action !== "forward") return settled;
+          return judgeFrom(gates, i + 1, req, ctx, would || settled.wouldRefuse === true);
+        },
+      };
+    last = { ...answer, ...carried };
+  }
+  return last;
 }
 
 /**

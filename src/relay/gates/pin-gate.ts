@@ -1,11 +1,12 @@
 import { canonicalJson } from "../../core/json/jcs.js";
 import { foldedValues } from "../../core/json/key-fold.js";
-import type { Decision, Level } from "../../core/types.js";
+import type { Level } from "../../core/types.js";
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
 import { approvedTools, identityFor } from "../../core/pins/lock.js";
 import { PinState } from "../../core/pins/state.js";
 import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
+import { denial, gateAnswer } from "../../core/gate/pipeline.js";
 
 /**
  * Pins at run time. Every `tools/list` page the server sends is compared with the lock before
@@ -63,14 +64,9 @@ export function createPinGate(opts: PinGateOptions): Gate {
     }
   };
 
-  const refusal = (tool: string, reason: string): { text: string; decision: Decision } => {
-    const next = entry === undefined ? `Approve the server with: ${approve}` : `Review it with: ${review}`;
-    const text = `effectgate refused the call to "${tool}": ${reason}. ${next}`;
-    return {
-      text,
-      decision: { verdict: "deny", rule: `pins ${opts.lockPath}`, reason: text, effects: [], tainted: false },
-    };
-  };
+  const next =
+    entry === undefined ? `approve the server with: ${approve}` : `review the change with: ${review}`;
+  const rule = `pins ${opts.lockPath}`;
 
   return {
     recordsOnly: opts.level === "observe",
@@ -84,11 +80,24 @@ export function createPinGate(opts: PinGateOptions): Gate {
           : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
       if (check.ok) return { action: "forward" };
       const tool = typeof name === "string" ? name : "(no name)";
-      const { text, decision } = refusal(tool, check.reason);
-      const refused = opts.level !== "observe";
+      // A failed pin is a deny: the levels and the words are the policy gate's (pipeline.ts).
+      const decision = denial(rule, check.reason, false);
+      const answer = gateAnswer(
+        {
+          tool,
+          method: req.method,
+          params: req.params,
+          decision,
+          level: opts.level,
+          policySource: opts.lockPath,
+          next,
+          denyKind: "pin",
+        },
+        false,
+      );
+      const refused = answer.action === "refuse";
       ctx.record("pin", { kind: "call", tool, id: req.id, reason: check.reason, level: opts.level, refused });
-      if (!refused) return { action: "forward", decision };
-      return { action: "refuse", text, decision };
+      return answer;
     },
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {

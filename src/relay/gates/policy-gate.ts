@@ -1,19 +1,14 @@
-import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
-import { outcomeFor } from "../../core/gate/levels.js";
-import { askText, type RefusalKind, refusalText } from "../../core/gate/refusal-text.js";
+import type {
+  Gate,
+  GateAnswer,
+  GateOutcome,
+  HeldRequest,
+  JudgeContext,
+  ObservedResponse,
+} from "../../core/gate/gate.js";
+import { gateAnswer } from "../../core/gate/pipeline.js";
 import type { ScanOptions, SessionJudgeApi } from "../../core/gate/session-judge.js";
 import type { Decision, Level } from "../../core/types.js";
-
-/** What the `decision` event says happened to the call. */
-type Recorded =
-  | "forward"
-  | "forward-noted"
-  | "refuse"
-  | "ask-accepted"
-  | "ask-declined"
-  | "ask-cancelled"
-  | "ask-unavailable"
-  | "ask-failed";
 
 const MAX_LOGGED_EFFECTS = 64;
 
@@ -25,7 +20,8 @@ function subjectOf(req: { method: string; params: unknown }): string {
 }
 
 /**
- * The policy engine as a relay gate: judge → outcome at the level → forward, note, ask or refuse.
+ * The policy engine as a relay gate: judge, then the shared pipeline (src/core/gate/pipeline.ts)
+ * gives the outcome at the level: forward, note, ask or refuse.
  * Every non-allow decision is recorded (at observe too) BEFORE the answer is returned, so a
  * refusal is in the log before the client can see it.
  */
@@ -45,15 +41,15 @@ export function createPolicyGate(opts: {
   // Ids (typed, so 1 and "1" differ) of forwarded calls that may change files, not yet answered.
   const changing = new Set<string>();
   const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
-  const forward = (req: HeldRequest, decision: Decision): GateAnswer => {
-    if (forgetFiles !== undefined && decision.effects.some((e) => e.operation !== "read")) {
+  const forward = (req: HeldRequest, answer: GateAnswer): GateAnswer => {
+    if (forgetFiles !== undefined && answer.decision?.effects.some((e) => e.operation !== "read")) {
       changing.add(idKey(req.id));
       forgetFiles();
     }
-    return { action: "forward", decision };
+    return answer;
   };
 
-  const record = (ctx: JudgeContext, req: HeldRequest, tool: string, d: Decision, outcome: Recorded) => {
+  const record = (ctx: JudgeContext, req: HeldRequest, tool: string, d: Decision, outcome: GateOutcome) => {
     const data: Record<string, unknown> = {
       id: req.id,
       method: req.method,
@@ -72,69 +68,36 @@ export function createPolicyGate(opts: {
     ctx.record("decision", data);
   };
 
-  const refuse = (kind: RefusalKind, req: HeldRequest, tool: string, decision: Decision): GateAnswer => ({
-    action: "refuse",
-    decision,
-    text: refusalText({ kind, tool, method: req.method, params: req.params, decision, level, policySource }),
-  });
+  /** Records the call's outcome, notes a confirm at enforce once, and lets go of files. */
+  const settled = (ctx: JudgeContext, req: HeldRequest, tool: string, answer: GateAnswer): GateAnswer => {
+    if (answer.action === "ask")
+      return {
+        ...answer,
+        settle: async (reply) => settled(ctx, req, tool, await answer.settle(reply)),
+      };
+    const decision = answer.decision as Decision;
+    // A batch member's allow is recorded too: the relay keeps it until the batch's fate is known.
+    if (decision.verdict !== "allow" || ctx.recordAllows === true)
+      record(ctx, req, tool, decision, answer.outcome ?? "forward");
+    if (answer.outcome === "forward-noted") {
+      const key = `${tool}\u0000${decision.rule ?? ""}`;
+      if (!announced.has(key)) {
+        announced.add(key);
+        ctx.announce(
+          `allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
+        );
+      }
+    }
+    return answer.action === "forward" ? forward(req, answer) : answer;
+  };
 
   return {
     recordsOnly: level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);
-      if (decision.verdict === "allow") {
-        // A batch member: the relay keeps the record, and writes it if the batch is refused.
-        if ("recordAllows" in ctx && ctx.recordAllows === true) record(ctx, req, tool, decision, "forward");
-        return forward(req, decision);
-      }
-      // An unjudgeable call carries "deny", so enforce and strict refuse it and observe records it.
-      const outcome = outcomeFor(level, decision.verdict);
-      switch (outcome) {
-        case "forward":
-          record(ctx, req, tool, decision, "forward");
-          return forward(req, decision);
-        case "forward-noted": {
-          record(ctx, req, tool, decision, "forward-noted");
-          const key = `${tool}\u0000${decision.rule ?? ""}`;
-          if (!announced.has(key)) {
-            announced.add(key);
-            ctx.announce(
-              `allowed but noted: ${decision.reason} (rule "${decision.rule ?? "none"}", level ${level})`,
-            );
-          }
-          return forward(req, decision);
-        }
-        case "refuse":
-          record(ctx, req, tool, decision, "refuse");
-          return refuse(decision.unjudgeable !== undefined ? "unjudgeable" : "deny", req, tool, decision);
-        case "ask": {
-          if (ctx.ask === undefined) {
-            record(ctx, req, tool, decision, "ask-unavailable");
-            return refuse("cannot-ask", req, tool, decision);
-          }
-          let answer: "accept" | "decline" | "cancel" | "failed";
-          try {
-            answer = await ctx.ask(
-              askText({ tool, method: req.method, params: req.params, decision, level, policySource }),
-            );
-          } catch {
-            answer = "failed";
-          }
-          if (answer === "accept") {
-            record(ctx, req, tool, decision, "ask-accepted");
-            return forward(req, decision);
-          }
-          record(
-            ctx,
-            req,
-            tool,
-            decision,
-            answer === "failed" ? "ask-failed" : answer === "decline" ? "ask-declined" : "ask-cancelled",
-          );
-          return refuse("declined", req, tool, decision);
-        }
-      }
+      const facts = { tool, method: req.method, params: req.params, decision, level, policySource };
+      return settled(ctx, req, tool, gateAnswer(facts, ctx.canAsk === true));
     },
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {

@@ -13,8 +13,8 @@ import { parseStrictJson } from "../../core/json/strict-json.js";
  * modern server must answer an unknown method with an error at once. See docs/decisions/0026.
  */
 
-export const LEGACY_VERSION = "2025-11-25";
-export const MODERN_VERSION = "2026-07-28";
+const LEGACY_VERSION = "2025-11-25";
+const MODERN_VERSION = "2026-07-28";
 const NO_CAPABILITIES = "effectgate approve supports no client capabilities";
 const MAX_PAGES = 10_000;
 
@@ -28,7 +28,7 @@ const GRACE_AFTER_TERM_MS = 1000;
  * group of its own, like the relay's server: `npx -y pkg` is npx, a shell and node, and stopping
  * npx alone would leave the server itself running after `approve` has exited.
  */
-export async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   return spawnServer(argv, env, process.cwd(), true);
 }
 

@@ -17,7 +17,7 @@ import type { Platform } from "../../core/types.js";
 export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /** Reads a variable the way the platform does (case-insensitively on Windows). */
-export function envValue(env: NodeJS.ProcessEnv, name: string, platform: Platform): string | undefined {
+function envValue(env: NodeJS.ProcessEnv, name: string, platform: Platform): string | undefined {
   if (platform !== "win32") return env[name];
   const key = Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase());
   return key === undefined ? undefined : env[key];

@@ -59,13 +59,3 @@ export function looksNonJson(bytes: Buffer): boolean {
   const last = bytes[j];
   return !((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d));
 }
-
-/**
- * What the relay offers a gate while it judges a member of a batch with other judged calls: the
- * batch's fate (refused whole when any member is) changes what happened to each member, so every
- * decision is recorded, allows too, and the relay writes them once the fate is known
- * (client-side.ts; docs/decisions/0066-observe-reads-what-enforce-reads.md).
- */
-export interface MemberContextFlags {
-  recordAllows?: true;
-}

@@ -72,6 +72,22 @@ describe("effectgate check", () => {
     expect(check("--tool", "x", "--level", "loud").code).toBe(2);
   });
 
+  // check reads the call as the relay reads its frame (src/core/wire/client-frame.ts): a member
+  // in another case is a second spelling a Go server reads, so the relay refuses it.
+  it("refuses a case-folded member of params as the relay would", () => {
+    const folded = check(
+      "--method",
+      "resources/read",
+      "--args",
+      '{"uri":"file:///tmp/a","URI":"file:///tmp/b"}',
+    );
+    expect(folded.code).toBe(3);
+    expect(folded.out).toContain('member params."URI" is "uri" in another case');
+    expect(check("--method", "resources/read", "--args", '{"uri":"file:///tmp/a"}').out).not.toContain(
+      "another case",
+    );
+  });
+
   it("exits 78 for a policy that does not load", () => {
     const broken = join(home, "broken.yaml");
     writeFileSync(broken, "version: 1\npaths:\n  denny: []\n");

@@ -53,13 +53,12 @@ describe("listings under a lock", () => {
 });
 
 describe("batches", () => {
-  it("a batch holding a tools/call notification but no request is not reported as a skipped tools/call", () => {
+  it("a batch holding a tools/call without an id is refused, as the relay refuses it", () => {
     const raw = JSON.stringify([
       { jsonrpc: "2.0", method: "tools/call", params: { name: "a", arguments: {} } },
     ]);
     const r = runScenario(scenario([{ c2s_raw: raw, harmful: true }]), "enforce", makeJudge);
-    expect(r.outcome).toBe("not judged");
-    expect(r.reason).toMatch(/^the relay does not judge /);
-    expect(r.reason).not.toContain("tools/call");
+    expect(r.outcome).toBe("refuse");
+    expect(r.reason).toContain("tools/call without an id");
   });
 });

@@ -125,7 +125,7 @@ describe("one scenario", () => {
       level: "enforce",
       stopped: false,
       outcome: "not judged",
-      reason: "the relay does not judge other messages",
+      reason: "the relay does not judge unreadable messages",
       tainted: false,
     });
     const clean =
@@ -156,7 +156,9 @@ describe("one scenario", () => {
     const bad = `[${member(w)},7]`;
     const r = runScenario(scenario([{ c2s_raw: bad, harmful: true }]), "enforce", makeJudge);
     expect(r).toMatchObject({ verdict: "deny", stopped: true });
-    expect(r.reason).toContain("(unjudgeable: a batch with a malformed member)");
+    expect(r.reason).toContain(
+      "(unjudgeable: a batch with a malformed member (expected a JSON-RPC object, got number))",
+    );
     const none = `[${member({ jsonrpc: "2.0", method: "notifications/x" })}]`;
     expect(runScenario(scenario([{ c2s_raw: none, harmful: true }]), "enforce", makeJudge).outcome).toBe(
       "not judged",
@@ -788,18 +790,18 @@ describe("what counts as a call, an answer and a listing", () => {
   };
   const run = call(2, "run_shell", { command: "ls" });
 
-  it("never judges a notification, even one named tools/call", () => {
+  // The relay refuses a judged method without an id (it is ill-formed, not a notification);
+  // eval used to read it with a classifier of its own and report it "not judged" (issue 18).
+  it("refuses a tools/call without an id, as the relay does, instead of calling it a notification", () => {
     const r = runScenario(
       scenario([
-        harm({ method: "tools/call", params: { name: "write_file", arguments: { path: "~/.ssh/k" } } }),
+        harm({ method: "tools/call", params: { name: "write_file", arguments: { path: "a.txt" } } }),
       ]),
       "enforce",
       makeJudge,
     );
-    expect(r).toMatchObject({
-      outcome: "not judged",
-      reason: "the relay does not judge tools/call messages",
-    });
+    expect(r).toMatchObject({ outcome: "refuse", stopped: true, verdict: "deny", rule: "unjudgeable" });
+    expect(r.reason).toContain("tools/call without an id");
   });
 
   it("a server request that reuses a call's id is not its answer", () => {

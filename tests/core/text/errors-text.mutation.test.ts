@@ -15,7 +15,15 @@ import { charEscape, UNSAFE_CHAR_CLASS } from "../../../src/core/text/terminal-t
 
 describe("errors", () => {
   it("keeps the documented exit codes", () => {
-    expect(EXIT).toEqual({ ok: 0, finding: 1, usage: 2, deny: 3, config: 78, cannotStart: 127 });
+    expect(EXIT).toEqual({
+      ok: 0,
+      finding: 1,
+      usage: 2,
+      deny: 3,
+      internal: 70,
+      config: 78,
+      cannotStart: 127,
+    });
   });
 
   it("words a config problem with and without a line", () => {

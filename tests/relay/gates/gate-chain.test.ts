@@ -68,3 +68,34 @@ describe("nothingRefused", () => {
     );
   });
 });
+
+describe("chainGates and questions", () => {
+  it("puts the gates after a question to work once it is accepted, and carries wouldRefuse", async () => {
+    const seen: string[] = [];
+    const pin: Gate = { judge: async () => ({ action: "forward", wouldRefuse: true }) };
+    const asker: Gate = {
+      judge: async () => ({
+        action: "ask",
+        question: "ok?",
+        settle: (reply) => (reply === "accept" ? { action: "forward" } : { action: "refuse", text: "no" }),
+      }),
+    };
+    const last: Gate = {
+      judge: async () => {
+        seen.push("last");
+        return { action: "refuse", text: "last said no" };
+      },
+    };
+    const chain = chainGates([pin, asker, last]);
+    const ctx = { record: () => undefined, announce: () => undefined, canAsk: true };
+    const req = { method: "tools/call", id: 1, params: {}, modern: false };
+    const a = await chain.judge(req, ctx);
+    expect(a).toMatchObject({ action: "ask", wouldRefuse: true });
+    expect(seen).toEqual([]);
+    if (a.action !== "ask") return;
+    expect(await a.settle("decline")).toEqual({ action: "refuse", text: "no" });
+    expect(seen).toEqual([]);
+    expect(await a.settle("accept")).toEqual({ action: "refuse", text: "last said no", wouldRefuse: true });
+    expect(seen).toEqual(["last"]);
+  });
+});

@@ -70,9 +70,16 @@ describe("pin gate", () => {
     expect(lines.every((l) => l.startsWith("pin: "))).toBe(true); // the relay adds "effectgate: "
     const refused = await gate.judge(call(3, "read_file"), c);
     expect(refused.action).toBe("refuse");
+    // The words are the shared refusal text's (src/core/gate/refusal-text.ts), pin kind.
     expect(refused.action === "refuse" && refused.text).toBe(
-      `effectgate refused the call to "read_file": tool "read_file" changed since it was approved (description changed). Review it with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}`,
+      [
+        `effectgate refused this call to "read_file": tool "read_file" changed since it was approved (description changed).`,
+        `Lock: ${lockPath}. Level: enforce.`,
+        "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
+        `The user can: review the change with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
+      ].join("\n"),
     );
+    expect(refused).toMatchObject({ outcome: "refuse", wouldRefuse: true });
     expect(await gate.judge(call(4, "list_dir"), c)).toEqual({ action: "forward" });
     expect(
       await gate.judge({ method: "resources/read", id: 5, params: { uri: "file:///x" }, modern: false }, c),
@@ -85,6 +92,8 @@ describe("pin gate", () => {
     await gate.observe!(listed([...honest, { name: "exec", inputSchema: { type: "object" } }]), c);
     const answer = await gate.judge(call(3, "exec"), c);
     expect(answer.action).toBe("forward");
+    // At observe the answer itself says that enforce refuses this call.
+    expect(answer.wouldRefuse).toBe(true);
     expect(records.filter((r) => r.data["kind"] === "call")).toEqual([
       { ev: "pin", data: expect.objectContaining({ tool: "exec", refused: false, level: "observe" }) },
     ]);
@@ -134,7 +143,7 @@ describe("pin gate", () => {
     const { c, lines } = ctx();
     const answer = await other.judge(call(1, "read_file"), c);
     expect(answer.action === "refuse" && answer.text).toContain(
-      "Approve the server with: effectgate approve --lock",
+      "approve the server with: effectgate approve --lock",
     );
     expect(lines[0]).toContain('has no entry for "unknown"');
     expect(lines[0]).toMatch(/^pin: /); // the relay adds the "effectgate: " prefix

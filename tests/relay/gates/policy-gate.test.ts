@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HeldRequest, JudgeContext } from "../../../src/core/gate/gate.js";
+import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../../src/core/gate/gate.js";
 import type { Level } from "../../../src/core/types.js";
 import { createPolicyGate } from "../../../src/relay/gates/policy-gate.js";
 import { LogRecord } from "../../../src/log/records.js";
@@ -18,13 +18,23 @@ function ctxOf(answer?: "accept" | "decline" | "cancel" | "throw"): { ctx: Judge
     announce: (line) => seen.lines.push(line),
   };
   if (answer !== undefined) {
-    ctx.ask = async (message) => {
-      seen.asked.push(message);
-      if (answer === "throw") throw new Error("client went away");
-      return answer;
-    };
+    ctx.canAsk = true;
+    replies.set(ctx, { answer, seen });
   }
   return { ctx, seen };
+}
+
+/** What the relay does with a gate's question: put it, and settle the call with the reply. */
+const replies = new Map<JudgeContext, { answer: "accept" | "decline" | "cancel" | "throw"; seen: Seen }>();
+async function judged(g: Gate, req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
+  let a = await g.judge(req, ctx);
+  while (a.action === "ask") {
+    const r = replies.get(ctx);
+    if (!r) throw new Error("the gate asked a context that cannot be asked");
+    r.seen.asked.push(a.question);
+    a = await a.settle(r.answer === "throw" ? "failed" : r.answer);
+  }
+  return a;
 }
 
 const held = (name: string, args: Record<string, unknown>, problem?: string): HeldRequest => ({
@@ -45,10 +55,10 @@ describe("policy gate", () => {
   it("observe forwards everything and records every non-allow decision", async () => {
     const { ctx, seen } = ctxOf();
     const g = gateAt("observe");
-    expect((await g.judge(DENY, ctx)).action).toBe("forward");
-    expect((await g.judge(CONFIRM, ctx)).action).toBe("forward");
-    expect((await g.judge(ALLOW, ctx)).action).toBe("forward");
-    expect((await g.judge(held("x", {}, "duplicate key"), ctx)).action).toBe("forward");
+    expect((await judged(g, DENY, ctx)).action).toBe("forward");
+    expect((await judged(g, CONFIRM, ctx)).action).toBe("forward");
+    expect((await judged(g, ALLOW, ctx)).action).toBe("forward");
+    expect((await judged(g, held("x", {}, "duplicate key"), ctx)).action).toBe("forward");
     expect(seen.log.map(([ev, d]) => `${ev} ${String(d["verdict"])} ${String(d["outcome"])}`)).toEqual([
       "decision deny forward",
       "decision confirm forward",
@@ -59,7 +69,7 @@ describe("policy gate", () => {
   it("enforce refuses deny (recorded first) and relays confirm with one notice per tool and rule", async () => {
     const { ctx, seen } = ctxOf();
     const g = gateAt("enforce");
-    const a = await g.judge(DENY, ctx);
+    const a = await judged(g, DENY, ctx);
     expect(a.action).toBe("refuse");
     if (a.action === "refuse") {
       expect(a.text).toContain("write_file");
@@ -91,8 +101,8 @@ describe("policy gate", () => {
         data: JSON.parse(JSON.stringify(data)),
       }).success,
     ).toBe(true);
-    expect((await g.judge(CONFIRM, ctx)).action).toBe("forward");
-    expect((await g.judge(CONFIRM, ctx)).action).toBe("forward");
+    expect((await judged(g, CONFIRM, ctx)).action).toBe("forward");
+    expect((await judged(g, CONFIRM, ctx)).action).toBe("forward");
     expect(seen.lines).toHaveLength(1);
     expect(seen.lines[0]).toContain("paths.confirm **/package.json");
     // The relay adds the "effectgate: " prefix to every announced line; the gate must not.
@@ -102,7 +112,7 @@ describe("policy gate", () => {
   it("enforce and strict refuse an unjudgeable call with its reason", async () => {
     for (const level of ["enforce", "strict"] as const) {
       const { ctx } = ctxOf("accept");
-      const a = await gateAt(level).judge(held("write_file", { path: "x" }, 'duplicate key "path"'), ctx);
+      const a = await judged(gateAt(level), held("write_file", { path: "x" }, 'duplicate key "path"'), ctx);
       expect(a.action).toBe("refuse");
       if (a.action === "refuse") expect(a.text).toContain('duplicate key "path"');
     }
@@ -116,7 +126,7 @@ describe("policy gate", () => {
       ["throw", "refuse"],
     ] as const) {
       const { ctx, seen } = ctxOf(answer);
-      const a = await gateAt("strict").judge(CONFIRM, ctx);
+      const a = await judged(gateAt("strict"), CONFIRM, ctx);
       expect(a.action, answer).toBe(action);
       expect(seen.asked[0]).toContain("package.json");
       expect(seen.log).toHaveLength(1);
@@ -125,7 +135,7 @@ describe("policy gate", () => {
 
   it("strict refuses a confirm when the client cannot be asked, and says so", async () => {
     const { ctx, seen } = ctxOf();
-    const a = await gateAt("strict").judge(CONFIRM, ctx);
+    const a = await judged(gateAt("strict"), CONFIRM, ctx);
     expect(a.action).toBe("refuse");
     if (a.action === "refuse") expect(a.text).toMatch(/cannot be asked/);
     expect(seen.log[0]?.[1]["outcome"]).toBe("ask-unavailable");
@@ -142,7 +152,7 @@ describe("policy gate", () => {
       ctx,
     );
     expect(seen.log.map(([ev, d]) => `${ev} ${String(d["reason"])}`)).toEqual(["taint source", "taint url"]);
-    const a = await g.judge(held("bash", { command: "make" }), ctx);
+    const a = await judged(g, held("bash", { command: "make" }), ctx);
     expect(a.action).toBe("refuse");
   });
 });
@@ -174,7 +184,7 @@ describe("decision events for large calls", () => {
   it("keep the deciding effect first and say how many were left out", async () => {
     const { ctx, seen } = ctxOf();
     const paths = [...Array.from({ length: 100 }, (_, i) => `f${i}.txt`), "~/.aws/config"];
-    await gateAt("enforce").judge(held("write_many", { paths }), ctx);
+    await judged(gateAt("enforce"), held("write_many", { paths }), ctx);
     const data = seen.log[0]?.[1] ?? {};
     const effects = data["effects"] as Array<{ spelled: string }>;
     expect(effects).toHaveLength(64);
