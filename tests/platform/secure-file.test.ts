@@ -27,7 +27,9 @@ describe("windows ACL strings", () => {
     expect(acl).not.toMatch(/^(?:const|let|var)[^\n]*koffi/m); // nothing at module level
     expect(acl).toMatch(/function bind\(\)[\s\S]*loadKoffi\(\)/);
     // The loader requires it only when called.
-    expect(src("koffi.ts")).toMatch(/export function loadKoffi\([^\n]*= createRequire\(import\.meta\.url\)\)/);
+    expect(src("koffi.ts")).toMatch(
+      /export function loadKoffi\([^\n]*= createRequire\(import\.meta\.url\)\)/,
+    );
     // After importing the module here (on Linux), koffi has not been required.
     const cache = createRequire(import.meta.url).cache;
     expect(Object.keys(cache).filter((k) => /[\\/]koffi[\\/]/.test(k))).toEqual([]);
