@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    // Packing and installing a fresh clone takes minutes: vitest.package.config.ts runs it.
+    exclude: ["tests/package/**", "node_modules/**"],
     setupFiles: ["tests/setup/fast-check.ts"],
     // Black-box tests spawn real processes; give them room on a 2-core machine.
     testTimeout: 60_000,
