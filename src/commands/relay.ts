@@ -4,7 +4,7 @@
  * session log and hands process.stdin/stdout to the relay.
  */
 import { defaultSessionsDir } from "../log/reader.js";
-import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
+import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "../core/errors.js";
 import { nothingRefused } from "../core/gate/gate.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
@@ -12,6 +12,8 @@ import { buildGate } from "../relay/gates/build-gates.js";
 import { isOffValue } from "../relay/gates/off-switch.js";
 import { runRelay } from "../relay/session/relay.js";
 import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
+import { answerFirstRequest } from "../relay/session/startup-failure.js";
+import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { VERSION } from "../version.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -81,6 +83,32 @@ export function parseRelayArgs(args: readonly string[]): RelayArgs {
 
 export function sessionDir(logDir: string | undefined, env: NodeJS.ProcessEnv): string {
   return logDir ? logDir : defaultSessionsDir(env);
+}
+
+/** What the client is told when the relay stops before relaying anything; null for other errors. */
+export function startupFailureOf(err: unknown): StartupFailure | null {
+  if (err instanceof ConfigError) return { exitCode: EXIT.config, problems: err.problems.map(formatProblem) };
+  if (err instanceof CannotStartError) return { exitCode: EXIT.cannotStart, problems: [err.message] };
+  if (err instanceof UsageError) return { exitCode: EXIT.usage, problems: [err.message] };
+  return null;
+}
+
+/**
+ * Runs the relay (its option parsing too): when it stops before relaying anything, the client
+ * would only see "Connection closed", so its first request gets the cause instead
+ * (docs/decisions/0086). The error is thrown on for main.ts to say and map to the exit code.
+ */
+export async function answeringStartFailures(start: () => Promise<number>): Promise<number> {
+  try {
+    return await start();
+  } catch (err) {
+    const failure = startupFailureOf(err);
+    if (failure) {
+      await answerFirstRequest({ input: process.stdin, output: process.stdout }, failure);
+      process.stdin.destroy();
+    }
+    throw err;
+  }
 }
 
 async function relay(args: string[], parsed: RelayArgs): Promise<number> {

@@ -144,7 +144,7 @@ describe("effectgate approve --diff", () => {
     const diff = cli(box, ["approve", "--diff", "--name", "fx", "--", ...server]);
     expect(diff.code).toBe(78);
     expect(diff.stderr).toMatch(
-      /^effectgate\.lock:\d+: servers\["fx"\]\.tools\["echo"\]: hash: expected [0-9a-f]{64} \(recomputed\), got [0-9a-f]{64}; re-run effectgate approve\n$/,
+      /^effectgate: effectgate\.lock:\d+: servers\["fx"\]\.tools\["echo"\]: hash: expected [0-9a-f]{64} \(recomputed\), got [0-9a-f]{64}; re-run effectgate approve\n$/,
     );
     const fixed = cli(box, ["approve", "--name", "fx", "--", ...server]);
     expect(fixed.code).toBe(0);
@@ -182,7 +182,7 @@ describe("effectgate approve --diff", () => {
       expect(r.code).toBe(78);
       expect(r.stdout).toBe("");
       expect(r.stderr).toBe(
-        `${lock}: (folder): expected an existing folder ${folder} to write the lock in, got ${got}\n`,
+        `effectgate: ${lock}: (folder): expected an existing folder ${folder} to write the lock in, got ${got}\n`,
       );
     }
     expect(existsSync(join(box.state, "pids"))).toBe(false);
