@@ -8,6 +8,8 @@ import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "
 import { nothingRefused } from "../core/gate/gate.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
+import { hasEarlierSession } from "../log/earlier-session.js";
+import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../core/gate/observe-notice.js";
 import { buildGate } from "../relay/gates/build-gates.js";
 import { isOffValue } from "../relay/gates/off-switch.js";
 import { runRelay } from "../relay/session/relay.js";
@@ -142,6 +144,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     platform: process.platform,
   };
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  // Checked before this session's own log exists; said once the server runs, so that a server
+  // that cannot start is the only thing said.
+  const firstAtObserve = !off && built.level === "observe" && !hasEarlierSession(logDir, name);
   // When nothing can be refused, a worker thread reads the frames and the log is its own
   // (docs/decisions/0050-observe-work-in-a-worker.md); otherwise everything happens here.
   const shadow: Shadow | null = nothingRefused(built.gate)
@@ -171,6 +176,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       envDeny: built.envDeny,
       cwd,
       forwardSignals: true,
+      onSpawn: () => {
+        if (firstAtObserve) for (const line of observeNotice(RELAY_HOW_TO_ENFORCE)) warn(line);
+      },
       ...(shadow ? { frames: shadow.frames } : {}),
     });
     return result.exitCode;
