@@ -2,6 +2,7 @@
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
 import { clientNames as namesAsked, runPlans, selectClients } from "../clients/session.js";
+import { unwrapMemosPath } from "../clients/unwrap-memos.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { currentProfile } from "../platform/profile.js";
 import { readPolicy } from "../config/policy-file.js";
@@ -65,6 +66,7 @@ async function install(o: Options): Promise<number> {
     clients,
     asked: namesAsked(o.client),
     memosPath: memosPath(),
+    unwrapMemosPath: unwrapMemosPath(),
     mode: {
       kind: "install",
       launcher,
@@ -72,7 +74,6 @@ async function install(o: Options): Promise<number> {
     },
     knownMains,
     dryRun: o.dryRun,
-    now: new Date(),
     out: (s) => process.stdout.write(s),
   });
   const wrapped = result.plans.some(
