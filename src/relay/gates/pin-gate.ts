@@ -64,7 +64,11 @@ export function createPinGate(opts: PinGateOptions): Gate {
   };
 
   const refusal = (tool: string, reason: string): { text: string; decision: Decision } => {
-    const next = entry === undefined ? `Approve the server with: ${approve}` : `Review it with: ${review}`;
+    // Both steps: a review alone ends nowhere, and approving unreviewed text is what pins prevent.
+    const next =
+      entry === undefined
+        ? `Approve the server with: ${approve}`
+        : `Review it with: ${review}; if the change is wanted, approve it with: ${approve}`;
     const text = `effectgate refused the call to "${tool}": ${reason}. ${next}`;
     return {
       text,

@@ -54,7 +54,7 @@ describe("effectgate approve --diff", () => {
     expect(diff.stdout).not.toContain('tool "echo"');
   });
 
-  it("follows every page, ignores noise, answers server requests with -32601, leaves no process", () => {
+  it("follows every page, ignores noise, answers the server's roots/list with no roots, leaves no process", () => {
     const { box, diff } = approveThenDiff("paginate.mjs");
     expect(diff.code).toBe(1);
     // "echo" is only on the third page.
@@ -68,11 +68,7 @@ describe("effectgate approve --diff", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(received).toContainEqual({
-      jsonrpc: "2.0",
-      id: 0,
-      error: { code: -32601, message: "effectgate approve supports no client capabilities" },
-    });
+    expect(received).toContainEqual({ jsonrpc: "2.0", id: 0, result: { roots: [] } });
     expect(received.filter((m) => m.method === "tools/list").map((m) => m.params.cursor ?? null)).toEqual([
       null,
       "2",

@@ -71,7 +71,7 @@ describe("pin gate", () => {
     const refused = await gate.judge(call(3, "read_file"), c);
     expect(refused.action).toBe("refuse");
     expect(refused.action === "refuse" && refused.text).toBe(
-      `effectgate refused the call to "read_file": tool "read_file" changed since it was approved (description changed). Review it with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}`,
+      `effectgate refused the call to "read_file": tool "read_file" changed since it was approved (description changed). Review it with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}; if the change is wanted, approve it with: effectgate approve --lock ${lockPath} -- ${argv.join(" ")}`,
     );
     expect(await gate.judge(call(4, "list_dir"), c)).toEqual({ action: "forward" });
     expect(
