@@ -102,6 +102,17 @@ describe("start-up failures reach the client", () => {
     for (const l of raw.stderr.split("\n").filter(Boolean)) expect(l).toMatch(/^effectgate: /);
   });
 
+  it("a mistyped relay option in the client's config: the client sees it, with the near option; exit 2", async () => {
+    const b = box();
+    const args = ["--levle", "enforce", "--", process.execPath, RECORDING_SERVER];
+    const err = await connectError(args, b.env);
+    expect(err?.message).toContain("effectgate cannot start (exit 2, usage error)");
+    expect(err?.message).toContain('unknown option "--levle"');
+    expect(err?.message).toContain("did you mean --level?");
+    expect((await rawStart(args, b.env)).code).toBe(2);
+    expect(received(b.record)).toEqual([]);
+  });
+
   it("a lock that cannot be read is a configuration error the client sees too", async () => {
     const b = box();
     const lock = join(b.home, "missing.lock");
