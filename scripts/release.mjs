@@ -1,6 +1,6 @@
-// npm run release: build the package tarball from a clean dist/ and record its SHA-256 in
-// SHA256SUMS.txt. `npm run release -- --check` rebuilds and fails if the committed sums differ,
-// which is how CI proves that the same sources give the same bytes.
+// npm run release: build the package tarball (dist/ built clean by scripts/prepare.mjs) and
+// record its SHA-256 in SHA256SUMS.txt. `npm run release -- --check` rebuilds and fails if the
+// committed sums differ, which is how CI proves that the same sources give the same bytes.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,10 +12,9 @@ const check = process.argv.includes("--check");
 const outDir = join(root, "release");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir);
-execFileSync(npm, ["run", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+// npm pack runs `prepare` (scripts/prepare.mjs), which builds dist/ from a clean folder.
 // SOURCE_DATE_EPOCH is honoured by npm's tar; npm already normalises entry mtimes and order.
 const packed = JSON.parse(
   execFileSync(npm, ["pack", "--json", "--pack-destination", outDir], {

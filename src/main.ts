@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // argv → command. The only place that turns errors into exit codes and calls process.exit.
-import { CannotStartError, ConfigError, EXIT, UsageError } from "./core/errors.js";
+import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "./core/errors.js";
 
 async function dispatch(argv: string[]): Promise<number> {
   // The version needs no parser: answered before commander or any command module loads.
@@ -19,7 +19,8 @@ function exitCodeFor(err: unknown): number {
     return EXIT.usage;
   }
   if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
+    // One line per problem, each with the prefix: a client's log mixes every server's stderr.
+    process.stderr.write(err.problems.map((p) => `effectgate: ${formatProblem(p)}\n`).join(""));
     return EXIT.config;
   }
   if (err instanceof CannotStartError) {

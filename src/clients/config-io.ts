@@ -102,39 +102,50 @@ function writeAll(path: string, data: Buffer, mode: number, owner: Owner): void 
   chmodSync(path, mode); // the umask may have narrowed it, and chown may have cleared set-id bits
 }
 
-function stamp(now: Date): string {
-  return now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
+/** The one backup of a config: the bytes before effectgate's latest write (decision 0087). */
+function backupPath(target: string): string {
+  return `${target}.effectgate-backup`;
 }
 
-/**
- * Replaces the config with `newText`: refuses if the file changed since `read`, keeps an
- * owner-only backup next to it, writes a temp file in the same folder, fsyncs, renames, and
- * reads the result back. Returns the backup's path.
- */
-export function writeConfig(read: ReadConfig, newText: string, now: Date): string {
-  const current = readFileSync(read.target);
-  if (!current.equals(read.bytes))
-    throw new Error(`${read.target}: changed since it was read; not written (run again)`);
-  const dir = dirname(read.target);
-  let backup = `${read.target}.effectgate-backup-${stamp(now)}`;
-  for (let i = 1; existsSync(backup); i++) backup = `${read.target}.effectgate-backup-${stamp(now)}-${i}`;
-  const owner = { uid: read.uid, gid: read.gid };
-  writeAll(backup, read.bytes, 0o600, owner);
+export interface WriteOptions {
+  /**
+   * true: keep the bytes being replaced as the file's one backup (it replaces an older one).
+   * false: the new text holds no effectgate wrapper (uninstall restored it), so its backup is
+   * removed, and none is written.
+   */
+  backup: boolean;
+}
+
+/** Writes `data` as the file at `path` through a fresh temp name beside it, then renames. */
+function replaceFile(path: string, data: Buffer, mode: number, owner: Owner): void {
   const tmp = join(
-    dir,
-    `.${basename(read.target)}.effectgate-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
+    dirname(path),
+    `.${basename(path)}.effectgate-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
   );
-  const data = Buffer.from(newText, "utf8");
   try {
-    writeAll(tmp, data, read.mode, owner);
-    renameSync(tmp, read.target);
+    writeAll(tmp, data, mode, owner);
+    renameSync(tmp, path);
   } catch (err) {
     if (existsSync(tmp)) unlinkSync(tmp);
     throw err;
   }
+}
+
+/**
+ * Replaces the config with `newText`: refuses if the file changed since `read`, keeps (or
+ * removes) its one owner-only backup next to it, writes a temp file in the same folder, fsyncs,
+ * renames, and reads the result back. Returns the backup's path, or null when there is none.
+ */
+export function writeConfig(read: ReadConfig, newText: string, opts: WriteOptions): string | null {
+  const current = readFileSync(read.target);
+  if (!current.equals(read.bytes))
+    throw new Error(`${read.target}: changed since it was read; not written (run again)`);
+  const dir = dirname(read.target);
+  const owner = { uid: read.uid, gid: read.gid };
+  const backup = backupPath(read.target);
+  if (opts.backup) replaceFile(backup, read.bytes, 0o600, owner);
+  const data = Buffer.from(newText, "utf8");
+  replaceFile(read.target, data, read.mode, owner);
   try {
     const fd = openSync(dir, "r");
     fsyncSync(fd);
@@ -143,6 +154,11 @@ export function writeConfig(read: ReadConfig, newText: string, now: Date): strin
     // Directories cannot be opened for fsync on Windows; the rename itself is what matters.
   }
   if (!readFileSync(read.target).equals(data))
-    throw new Error(`${read.target}: read back different bytes after writing; backup at ${backup}`);
-  return backup;
+    throw new Error(
+      `${read.target}: read back different bytes after writing${opts.backup ? `; backup at ${backup}` : ""}`,
+    );
+  if (opts.backup) return backup;
+  // Only after the restored bytes are safely in place.
+  if (existsSync(backup)) unlinkSync(backup);
+  return null;
 }

@@ -13,7 +13,9 @@ export type DriftKind =
   | "config-vanished"
   | "server-added"
   | "server-removed"
-  | "server-changed";
+  | "server-changed"
+  /** Unwrapped by `effectgate uninstall`, on purpose: said once in a note, not an alarm. */
+  | "unwrapped";
 
 export interface Drift {
   path: string;
@@ -33,7 +35,16 @@ const SEVERITY: DriftKind[] = [
   "server-removed",
   "server-changed",
   "server-added",
+  "unwrapped",
 ];
+
+/** Whether `argv` is what `effectgate uninstall` restored for this server (unwrap-memos.ts). */
+export type UnwrappedOnPurpose = (config: string, server: string, argv: readonly string[]) => boolean;
+
+/** Drift that makes verify exit 1: all of it but servers the user unwrapped with uninstall. */
+export function alarms(drift: readonly Drift[]): Drift[] {
+  return drift.filter((d) => d.kind !== "unwrapped");
+}
 
 function describeServer(s: ServerRecord): string {
   if (s.kind === "remote") return `remote ${s.url ?? s.type ?? ""} (UNGUARDED)`;
@@ -104,6 +115,7 @@ function diffFile(
   after: FileRecord | undefined,
   path: string,
   self: string,
+  onPurpose: UnwrappedOnPurpose,
 ): Drift[] {
   const out: Drift[] = [];
   if (after?.error !== undefined)
@@ -134,7 +146,10 @@ function diffFile(
     // What makes a server unguarded is said loudly, whatever else changed with it.
     const loud = loudLines(b, self).filter((l) => l.kind === "foreign-wrapper" || !a.off);
     for (const l of loud) add(l.kind, name, `!! server ${name} ${l.text}`);
-    if (a.wrapped && !b.wrapped && !b.foreign) {
+    const unwrapped = a.wrapped && !b.wrapped && !b.foreign;
+    if (unwrapped && loud.length === 0 && onPurpose(path, b.name, [b.command ?? "", ...(b.args ?? [])])) {
+      add("unwrapped", name, `server ${name} was unwrapped by effectgate uninstall: ${describeServer(b)}`);
+    } else if (unwrapped) {
       add(
         "lost-wrapper",
         name,
@@ -154,25 +169,42 @@ function diffFile(
   return out;
 }
 
-/** `self` names this effectgate (its main.js) in the line about a wrapper that is not it. */
-export function diffBaseline(baseline: Baseline, current: FileRecord[], self: string): Drift[] {
+/**
+ * `self` names this effectgate (its main.js) in the line about a wrapper that is not it;
+ * `onPurpose` tells servers `effectgate uninstall` unwrapped from ones that lost their wrapper.
+ */
+export function diffBaseline(
+  baseline: Baseline,
+  current: FileRecord[],
+  self: string,
+  onPurpose: UnwrappedOnPurpose = () => false,
+): Drift[] {
   const before = new Map(baseline.files.map((f) => [f.path, f]));
   const after = new Map(current.map((f) => [f.path, f]));
   const paths = [...new Set([...before.keys(), ...after.keys()])];
   const out: Drift[] = [];
-  for (const p of paths) out.push(...diffFile(before.get(p), after.get(p), p, self));
+  for (const p of paths) out.push(...diffFile(before.get(p), after.get(p), p, self, onPurpose));
   return out;
 }
 
+/** One quiet line for the servers uninstall unwrapped: the user did that, it is no alarm. */
+function unwrappedNote(count: number): string {
+  return count === 0
+    ? ""
+    : `note: effectgate uninstall unwrapped ${count} server(s) since the baseline; effectgate verify --write records that, effectgate install wraps them again\n`;
+}
+
 export function formatDrift(drift: readonly Drift[]): string {
-  if (drift.length === 0) return "configs unchanged since the baseline\n";
+  const loud = alarms(drift);
+  const note = unwrappedNote(drift.length - loud.length);
+  if (loud.length === 0) return `configs unchanged since the baseline\n${note}`;
   const byPath = new Map<string, Drift[]>();
-  for (const d of drift) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d]);
+  for (const d of loud) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d]);
   const lines: string[] = [];
   for (const [path, items] of byPath) {
     lines.push(path);
     for (const d of [...items].sort((a, b) => SEVERITY.indexOf(a.kind) - SEVERITY.indexOf(b.kind)))
       lines.push(`  ${d.text}`);
   }
-  return lines.join("\n") + "\n";
+  return lines.join("\n") + "\n" + note;
 }

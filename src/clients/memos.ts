@@ -4,13 +4,13 @@
 // Kept owner-only in $EFFECTGATE_HOME/install-memos.json, keyed by the config's real path and the
 // declaration's location, and matched on a hash of the wrapped argv: a memo applies only while
 // the declaration is still exactly what install wrote. No env values or args are stored.
-import { closeSync, existsSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { canonicalJson } from "../core/json/jcs.js";
 import { parseStrictJson } from "../core/json/strict-json.js";
 import { effectgateHome } from "../platform/home.js";
-import { createPrivateFile, ensurePrivateDir } from "../platform/secure-file.js";
+import { replacePrivateFile } from "../platform/secure-file.js";
 import type { PlanMemo } from "./plan.js";
 
 const memoSchema = z.strictObject({
@@ -48,13 +48,5 @@ export function updateMemos(path: string, add: readonly Memo[], drop: readonly M
   if (add.length === 0 && drop.length === 0) return;
   const gone = new Set([...add, ...drop].map(key));
   const memos = [...loadMemos(path).filter((m) => !gone.has(key(m))), ...add];
-  ensurePrivateDir(dirname(path));
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = createPrivateFile(tmp);
-  try {
-    writeSync(fd, canonicalJson({ version: 1, memos }) + "\n");
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  replacePrivateFile(path, canonicalJson({ version: 1, memos }) + "\n");
 }

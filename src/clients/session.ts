@@ -10,7 +10,9 @@ import { type FilePlan, holdPlan, type Mode, planFile } from "./plan.js";
 import { CLIENTS, clientByName } from "./registry/index.js";
 import { parseConfig } from "./parse.js";
 import { formatPlan } from "./report.js";
+import { recognise } from "./relay-argv.js";
 import { serversOf } from "./servers.js";
+import { updateUnwrapMemos, unwrapMemo } from "./unwrap-memos.js";
 import type { ClientSpec, ConfigFile } from "./types.js";
 
 /** `--client a,b --client c` → ["a", "b", "c"]. */
@@ -49,7 +51,8 @@ export function runPlans(opts: {
   asked: readonly string[];
   /** Where install memos live (memos.ts). */
   memosPath: string;
-  now: Date;
+  /** Where unwrap memos live (unwrap-memos.ts): what uninstall restored, so verify stays quiet. */
+  unwrapMemosPath: string;
   out: (s: string) => void;
 }): RunResult {
   const result: RunResult = { written: 0, failed: 0, plans: [] };
@@ -78,15 +81,34 @@ export function runPlans(opts: {
     opts.out(formatPlan(plan, spec.title, spec.notes(opts.facts, file)));
     if (plan.error) result.failed++;
     if (plan.newText === undefined || opts.dryRun) continue;
+    const changed = plan.actions.filter((a) => a.action !== "skip");
+    const unwrapped = changed.map((a) => unwrapMemo(file.path, a.name, a.after ?? []));
     try {
-      const backup = writeConfig(read, plan.newText, opts.now);
-      opts.out(`  written (backup ${backup})\n`);
+      // Recorded before the config changes, so that a watch reading the new config finds it.
+      if (opts.mode.kind === "uninstall") updateUnwrapMemos(opts.unwrapMemosPath, unwrapped, []);
+      const backup = writeConfig(read, plan.newText, {
+        backup: opts.mode.kind === "install" || holdsWrapper(plan.newText, spec, file, mains),
+      });
+      opts.out(
+        backup === null
+          ? "  written (no wrapper left, so no backup kept)\n"
+          : `  written (backup ${backup})\n`,
+      );
       result.written++;
       const done = plan.memos.map((m) => ({ config: read.target, ...m, emptyArgs: true as const }));
       (opts.mode.kind === "install" ? add : drop).push(...done);
+      if (opts.mode.kind === "install") updateUnwrapMemos(opts.unwrapMemosPath, [], unwrapped);
     } catch (err) {
       opts.out(`  error   ${(err as Error).message}\n`);
       result.failed++;
+      // The servers were not unwrapped after all.
+      if (opts.mode.kind === "uninstall") {
+        try {
+          updateUnwrapMemos(opts.unwrapMemosPath, [], unwrapped);
+        } catch {
+          // the write error above is the one to report; a stale memo matches only that exact command
+        }
+      }
     }
   }
   try {
@@ -102,6 +124,15 @@ export function runPlans(opts: {
       `wrote ${result.written} file(s)${result.written > 0 ? "; restart the affected clients" : ""}\n`,
     );
   return result;
+}
+
+/** Whether any server in `text` still starts through something shaped like effectgate. */
+function holdsWrapper(text: string, spec: ClientSpec, file: ConfigFile, mains: readonly string[]): boolean {
+  const parsed = parseConfig(text, file.format);
+  if (!parsed.ok) return true; // cannot tell: keep the backup
+  return serversOf(spec, file, parsed.value).some(
+    (d) => d.argv !== undefined && recognise(d.argv, mains).wrapped !== false,
+  );
 }
 
 function writable(path: string): boolean {

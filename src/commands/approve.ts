@@ -3,7 +3,7 @@ import { compareToolsDetailed } from "../core/pins/compare.js";
 import { buildEntry, diffEntry, type LiveServer } from "../core/pins/entry.js";
 import { escapeForTerminal } from "../core/pins/escape.js";
 import { formatLockPath, identityFor } from "../core/pins/lock.js";
-import { formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
+import { formatFirstApproval, formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
 import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../config/lock-file.js";
 import { probeServer, ProbeError, ProbeInterrupted } from "../relay/process/probe.js";
 import { currentProfile } from "../platform/profile.js";
@@ -139,10 +139,10 @@ async function approve(o: Options): Promise<number> {
   );
 
   const old = Object.hasOwn(lock.servers, identity) ? lock.servers[identity] : undefined;
-  let lines: ReportLine[];
-  if (old === undefined) {
-    lines = reportLines([], compareToolsDetailed(new Map(), probed.tools));
-  } else {
+  let lines: ReportLine[] = [];
+  // What a first approval pins, to read (no severities: nothing was approved to compare with).
+  const listing = old === undefined ? formatFirstApproval(compareToolsDetailed(new Map(), probed.tools)) : [];
+  if (old !== undefined) {
     const d = diffEntry(old, live);
     const tampered: ReportLine[] = edited
       .filter((p) => p.at[1] === identity)
@@ -163,7 +163,7 @@ async function approve(o: Options): Promise<number> {
       out(
         `${o.lock}: no entry for ${escapeForTerminal(where)}; run: effectgate approve${o.lock === DEFAULT_LOCK ? "" : ` --lock ${o.lock}`}${o.name ? ` --name ${o.name}` : ""} -- ${escapeForTerminal(o.argv.join(" "))}`,
       );
-      for (const l of formatReport(lines)) out(l);
+      for (const l of listing) out(l);
       return 1;
     }
     if (lines.length === 0) {
@@ -188,11 +188,12 @@ async function approve(o: Options): Promise<number> {
     out(`${o.lock}: ${escapeForTerminal(where)}: no changes`);
     return 0;
   }
-  if (lines.length > 0) {
+  if (old === undefined) {
+    out(`${o.lock}: new entry ${escapeForTerminal(where)}; its tools, as the model will read them:`);
+    for (const l of listing) out(l);
+  } else if (lines.length > 0) {
     out(
-      old === undefined
-        ? `${o.lock}: new entry ${escapeForTerminal(where)}:`
-        : `${o.lock}: ${escapeForTerminal(where)}: approving ${lines.length} change${lines.length === 1 ? "" : "s"}:`,
+      `${o.lock}: ${escapeForTerminal(where)}: approving ${lines.length} change${lines.length === 1 ? "" : "s"}:`,
     );
     for (const l of formatReport(lines)) out(l);
   }

@@ -2,9 +2,11 @@
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
 import { clientNames as namesAsked, runPlans, selectClients } from "../clients/session.js";
+import { unwrapMemosPath } from "../clients/unwrap-memos.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { currentProfile } from "../platform/profile.js";
 import { readPolicy } from "../config/policy-file.js";
+import { INSTALL_HOW_TO_ENFORCE, observeNotice } from "../core/gate/observe-notice.js";
 import { resolve } from "node:path";
 import { clientOption } from "./cli/client-option.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -52,8 +54,11 @@ async function install(o: Options): Promise<number> {
   const given = o.policy;
   const policy = given === undefined ? undefined : policyArg(given);
   // Loaded exactly as the relay will at every start, so a policy that would stop every wrapped
-  // server (exit 78) stops install instead, before anything is written.
-  if (policy !== undefined) readPolicy(policy, currentProfile(process.cwd()));
+  // server (exit 78) stops install instead, before anything is written. The default too: its
+  // mode is the level of every server wrapped without --level.
+  const loaded = readPolicy(policy, currentProfile(process.cwd()));
+  // What the servers wrapped now will run at: the flag, else the policy's mode, as the relay decides.
+  const effective = level ?? loaded.mode ?? "observe";
   const { launcher, knownMains } = currentLauncher();
   const result = runPlans({
     facts: machineFacts(),
@@ -61,6 +66,7 @@ async function install(o: Options): Promise<number> {
     clients,
     asked: namesAsked(o.client),
     memosPath: memosPath(),
+    unwrapMemosPath: unwrapMemosPath(),
     mode: {
       kind: "install",
       launcher,
@@ -68,9 +74,13 @@ async function install(o: Options): Promise<number> {
     },
     knownMains,
     dryRun: o.dryRun,
-    now: new Date(),
     out: (s) => process.stdout.write(s),
   });
+  const wrapped = result.plans.some(
+    (p) => p.newText !== undefined && p.actions.some((a) => a.action === "wrap"),
+  );
+  if (result.written > 0 && wrapped && effective === "observe")
+    for (const line of observeNotice(INSTALL_HOW_TO_ENFORCE)) process.stdout.write(`${line}\n`);
   if (result.written > 0)
     process.stdout.write(
       "to bypass effectgate for one run set EFFECTGATE_OFF=1; to undo run effectgate uninstall\n",

@@ -4,14 +4,18 @@
  * session log and hands process.stdin/stdout to the relay.
  */
 import { defaultSessionsDir } from "../log/reader.js";
-import { CannotStartError, EXIT, UsageError } from "../core/errors.js";
+import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "../core/errors.js";
 import { nothingRefused } from "../core/gate/gate.js";
 import type { Level } from "../core/types.js";
 import { openSessionLog, type SessionLog } from "../log/writer.js";
+import { hasEarlierSession } from "../log/earlier-session.js";
+import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../core/gate/observe-notice.js";
 import { buildGate } from "../relay/gates/build-gates.js";
 import { isOffValue } from "../relay/gates/off-switch.js";
 import { runRelay } from "../relay/session/relay.js";
 import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
+import { answerFirstRequest } from "../relay/session/startup-failure.js";
+import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
@@ -84,6 +88,32 @@ export function sessionDir(logDir: string | undefined, env: NodeJS.ProcessEnv): 
   return logDir ? logDir : defaultSessionsDir(env);
 }
 
+/** What the client is told when the relay stops before relaying anything; null for other errors. */
+function startupFailureOf(err: unknown): StartupFailure | null {
+  if (err instanceof ConfigError) return { exitCode: EXIT.config, problems: err.problems.map(formatProblem) };
+  if (err instanceof CannotStartError) return { exitCode: EXIT.cannotStart, problems: [err.message] };
+  if (err instanceof UsageError) return { exitCode: EXIT.usage, problems: [err.message] };
+  return null;
+}
+
+/**
+ * Runs the relay (its option parsing too): when it stops before relaying anything, the client
+ * would only see "Connection closed", so its first request gets the cause instead
+ * (docs/decisions/0086). The error is thrown on for main.ts to say and map to the exit code.
+ */
+export async function answeringStartFailures(start: () => Promise<number>): Promise<number> {
+  try {
+    return await start();
+  } catch (err) {
+    const failure = startupFailureOf(err);
+    if (failure) {
+      await answerFirstRequest({ input: process.stdin, output: process.stdout }, failure);
+      process.stdin.destroy();
+    }
+    throw err;
+  }
+}
+
 async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   // Read before any configuration file is opened, so a broken policy cannot block "off".
   const off = isOffValue(process.env.EFFECTGATE_OFF);
@@ -118,6 +148,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     platform: process.platform,
   };
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  // Checked before this session's own log exists; said once the server runs, so that a server
+  // that cannot start is the only thing said.
+  const firstAtObserve = !off && built.level === "observe" && !hasEarlierSession(logDir, name);
   // When nothing can be refused, a worker thread reads the frames and the log is its own
   // (docs/decisions/0050-observe-work-in-a-worker.md); otherwise everything happens here.
   const shadow: Shadow | null = nothingRefused(built.gate)
@@ -147,6 +180,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       envDeny: built.envDeny,
       cwd,
       forwardSignals: true,
+      onSpawn: () => {
+        if (firstAtObserve) for (const line of observeNotice(RELAY_HOW_TO_ENFORCE)) warn(line);
+      },
       ...(shadow ? { frames: shadow.frames } : {}),
     });
     return result.exitCode;

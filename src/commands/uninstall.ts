@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { currentLauncher } from "../clients/launcher.js";
 import { memosPath } from "../clients/memos.js";
 import { clientNames as namesAsked, runPlans, selectClients } from "../clients/session.js";
+import { unwrapMemosPath } from "../clients/unwrap-memos.js";
 import { machineFacts } from "../platform/client-paths.js";
 import { clientOption } from "./cli/client-option.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -34,10 +35,10 @@ async function uninstall(o: Options): Promise<number> {
     clients: selectClients(o.client),
     asked: namesAsked(o.client),
     memosPath: memosPath(),
+    unwrapMemosPath: unwrapMemosPath(),
     mode: { kind: "uninstall" },
     knownMains: currentLauncher().knownMains,
     dryRun: o.dryRun,
-    now: new Date(),
     out: (s) => process.stdout.write(s),
   });
   return result.failed > 0 ? 1 : 0;

@@ -4,7 +4,8 @@ import { resolve } from "node:path";
 import { makeBaseline } from "../clients/baseline.js";
 import { baselinePath } from "../clients/baseline-file.js";
 import { readBaselineFile, writeBaselineFile } from "./baseline-input.js";
-import { diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
+import { alarms, diffBaseline, formatDrift, loudLines } from "../clients/drift.js";
+import { loadUnwrapMemos, unwrapMemosPath, unwrappedOnPurpose } from "../clients/unwrap-memos.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
@@ -69,7 +70,8 @@ async function verify(o: Options): Promise<number> {
   const baseline = readBaselineFile(path);
   // The project recorded with the baseline, so that verify from another folder compares like with like.
   const project = projectFlag ?? baseline.project;
-  const drift = diffBaseline(baseline, snapshot(facts, project, knownMains, isOffValue), self);
+  const onPurpose = unwrappedOnPurpose(loadUnwrapMemos(unwrapMemosPath()));
+  const drift = diffBaseline(baseline, snapshot(facts, project, knownMains, isOffValue), self, onPurpose);
   process.stdout.write(formatDrift(drift));
-  return drift.length > 0 ? 1 : 0;
+  return alarms(drift).length > 0 ? 1 : 0;
 }

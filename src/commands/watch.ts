@@ -5,6 +5,7 @@ import { watch } from "chokidar";
 import { baselinePath } from "../clients/baseline-file.js";
 import { readBaselineFile } from "./baseline-input.js";
 import { diffBaseline, formatDrift } from "../clients/drift.js";
+import { loadUnwrapMemos, unwrapMemosPath, unwrappedOnPurpose } from "../clients/unwrap-memos.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot, watchTargets } from "../clients/snapshot.js";
 import { machineFacts } from "../platform/client-paths.js";
@@ -74,7 +75,9 @@ async function watchConfigs(baselineFlag: string | undefined): Promise<number> {
       return;
     }
     tries = 0;
-    const text = formatDrift(diffBaseline(baseline, current, knownMains[0] ?? "?"));
+    // Read again at every check: an uninstall run while watching records what it unwrapped.
+    const onPurpose = unwrappedOnPurpose(loadUnwrapMemos(unwrapMemosPath()));
+    const text = formatDrift(diffBaseline(baseline, current, knownMains[0] ?? "?", onPurpose));
     if (text === last) return;
     last = text;
     process.stdout.write(`[${new Date().toISOString()}]\n${text}`);

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { dirname } from "node:path";
 import { applyOwnerOnlyAcl } from "./windows-acl.js";
 
 /**
@@ -181,4 +182,23 @@ function isSymlink(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Replaces `path` with `text` as a private file: its folder made private if new, a fresh
+ * owner-only temp file beside it, then a rename, so a reader sees the old file or the new one.
+ */
+export function replacePrivateFile(path: string, text: string): void {
+  ensurePrivateDir(dirname(path));
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = createPrivateFile(tmp);
+  try {
+    fs.writeSync(fd, text);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.unlinkSync(tmp);
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, path);
 }

@@ -1,10 +1,10 @@
-import { createRequire } from "node:module";
+import { loadKoffi } from "./koffi.js";
 
 /**
  * Owner-only access for session logs on Windows, where POSIX modes mean nothing: a protected
  * DACL (no inherited entries) with one entry, full access for the current user. The folder's
  * entry is inheritable (OICI) so files created in it start owner-only too; each file also gets
- * its own explicit DACL. koffi is loaded only when this runs on win32, never on import.
+ * its own explicit DACL. koffi is loaded only when this runs on win32, never on import (koffi.ts).
  */
 
 const SID_RE = /^S-1-\d+(?:-\d+)+$/;
@@ -51,7 +51,7 @@ let userSid: string | null = null;
 
 function bind(): Win32 {
   if (win32) return win32;
-  const koffi = createRequire(import.meta.url)("koffi");
+  const koffi = loadKoffi() as any;
   const k32 = koffi.load("kernel32.dll");
   const adv = koffi.load("advapi32.dll");
   win32 = {

@@ -1,8 +1,8 @@
 // Expanding Windows 8.3 short names (`PROGRA~1` → `Program Files`) with GetLongPathNameW.
-// koffi is an optional dependency and is loaded only on Windows, on first use; anywhere else, or
-// when it cannot load, the function reports that it cannot help and callers keep the path as is.
+// koffi is loaded only on Windows, on first use (koffi.ts); anywhere else, or when it is not
+// installed, the function reports that it cannot help and callers keep the path as is.
 
-import { createRequire } from "node:module";
+import { loadKoffi } from "./koffi.js";
 
 type LongPathFn = (short: string) => string | undefined;
 
@@ -11,8 +11,7 @@ let loaded: LongPathFn | null | undefined;
 function load(): LongPathFn | null {
   if (process.platform !== "win32") return null;
   try {
-    const require = createRequire(import.meta.url);
-    const koffi = require("koffi") as {
+    const koffi = loadKoffi() as {
       load(name: string): { func(signature: string): (...args: unknown[]) => number };
     };
     const kernel32 = koffi.load("kernel32.dll");

@@ -82,7 +82,7 @@ describe("system-wide files", () => {
       dryRun: false,
       asked,
       memosPath,
-      now: new Date(0),
+      unwrapMemosPath: join(project, "..", "eg", "unwrapped.json"),
       out: (s) => (out += s),
     });
     return { out, result };
@@ -134,7 +134,7 @@ describe("system-wide files", () => {
         facts: { ...machineFacts({ HOME: ${JSON.stringify(m.home)} }), platform: "linux", systemRoot: ${JSON.stringify(root)} },
         projectDir: ${JSON.stringify(m.project)}, clients: selectClients(["codex"]), asked: ["codex"],
         mode: { kind: "install", launcher: ${JSON.stringify(LAUNCHER)}, flags: {} },
-        knownMains: [], dryRun: false, memosPath: "/nonexistent/memos.json", now: new Date(0),
+        knownMains: [], dryRun: false, memosPath: "/nonexistent/memos.json", unwrapMemosPath: "/nonexistent/unwrapped.json",
         out: (s) => (out += s),
       });
       process.stdout.write(out + "written=" + r.written + "\\n");`;

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../../src/core/gate/observe-notice.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
@@ -48,7 +49,9 @@ describe("effectgate's own stderr lines", () => {
     const logDir = tempDir();
     const r = await run(logDir, (child) => child.kill("SIGTERM"));
     expect(r.code).toBe(143);
-    expect(r.stderr).toBe("effectgate: received SIGTERM; stopping the server\n");
+    // After the first session's word on the observe level, said when the server started.
+    const notice = observeNotice(RELAY_HOW_TO_ENFORCE).map((l) => `effectgate: ${l}\n`);
+    expect(r.stderr).toBe(`${notice.join("")}effectgate: received SIGTERM; stopping the server\n`);
     const files = readdirSync(logDir).filter((f) => f.endsWith(".jsonl"));
     const events = files
       .flatMap((f) => readFileSync(join(logDir, f), "utf8").trim().split("\n"))

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { recordFromLine } from "../../src/log/reader.js";
+import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../../src/core/gate/observe-notice.js";
 import { fixture, isAlive, tempDir, testEnv } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -252,7 +253,12 @@ describe("effectgate CLI over real stdio", () => {
     expect(results[0]?.from).toBe("off");
     expect(results[0]?.stderr).toMatch(/^effectgate: EFFECTGATE_OFF is set: relaying with no checks at all/);
     expect(results[1]?.from).not.toBe("off");
-    expect(results[1]?.stderr).toBe("");
+    // Only the first session's word on the observe level (core/gate/observe-notice.ts).
+    expect(results[1]?.stderr).toBe(
+      observeNotice(RELAY_HOW_TO_ENFORCE)
+        .map((l) => `effectgate: ${l}\n`)
+        .join(""),
+    );
     expect(results[0]?.out).toBe(results[1]?.out);
   });
 });

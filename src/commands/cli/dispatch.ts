@@ -70,5 +70,7 @@ export async function dispatch(argv: string[]): Promise<number> {
   const entry = commandNamed(first);
   if (entry !== undefined) return runSubcommand(entry, argv.slice(1));
   if (!first.startsWith("-")) throw unknownCommand(first);
-  return runDeclared(undefined, await relayCommand(), argv);
+  // A relay that cannot start (bad words, policy, lock or server) answers the client with why.
+  const relay = await import("../relay.js");
+  return relay.answeringStartFailures(() => runDeclared(undefined, relay.command, argv));
 }

@@ -38,3 +38,23 @@ export function formatReport(lines: readonly ReportLine[]): string[] {
   }
   return out;
 }
+
+/**
+ * A first approval has nothing to compare with, so it has no findings to rank: every tool is
+ * "new", and calling each one [high] buried the few lines that matter. It lists what will be
+ * pinned, each tool with its description (prompt text the model will obey), for a person to
+ * read. Tools that cannot be pinned keep their ranked line.
+ */
+export function formatFirstApproval(tools: readonly DetailedToolChange[]): string[] {
+  const out: string[] = [];
+  const problems: ReportLine[] = [];
+  for (const c of tools) {
+    if (c.kind !== "added") {
+      problems.push(...reportLines([], [c]));
+      continue;
+    }
+    const description = c.findings[0]?.now ?? null;
+    out.push(`  tool "${escapeForTerminal(c.tool)}": ${shown(description)}`);
+  }
+  return [...formatReport(problems), ...out];
+}

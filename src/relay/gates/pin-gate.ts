@@ -64,8 +64,11 @@ export function createPinGate(opts: PinGateOptions): Gate {
     }
   };
 
+  // Both steps: a review alone ends nowhere, and approving unreviewed text is what pins prevent.
   const next =
-    entry === undefined ? `approve the server with: ${approve}` : `review the change with: ${review}`;
+    entry === undefined
+      ? `approve the server with: ${approve}`
+      : `review the change with: ${review}, and if it is wanted, approve it with: ${approve}`;
   const rule = `pins ${opts.lockPath}`;
 
   return {

@@ -4,8 +4,12 @@ import { parseStrictJson } from "../../core/json/strict-json.js";
 
 /**
  * `effectgate approve`'s minimal MCP client: start the server, learn what it offers (tools on
- * every page, prompts, resource templates, instructions), stop it. It declares no client
- * capabilities, so any request the server sends back is answered with -32601.
+ * every page, prompts, resource templates, instructions), stop it. It declares what a capable
+ * client declares (roots, sampling, elicitation, tasks), because servers offer some tools only
+ * to such clients; a tool approve never saw would be refused in those clients' sessions with
+ * advice (`approve --diff`) that finds nothing to review (docs/decisions/0088). Requests the
+ * server sends back get what such a client would answer without a person: no roots, a declined
+ * elicitation, a refused sampling request.
  *
  * Era order: legacy `initialize` first, then `server/discover` when `initialize` is answered
  * with an error. Every shipping server speaks legacy; a legacy server's reaction to an unknown
@@ -15,7 +19,35 @@ import { parseStrictJson } from "../../core/json/strict-json.js";
 
 const LEGACY_VERSION = "2025-11-25";
 const MODERN_VERSION = "2026-07-28";
-const NO_CAPABILITIES = "effectgate approve supports no client capabilities";
+/**
+ * Every capability a client may declare, so the server shows every tool it has for any client.
+ * The experimental `tasks` part is what the reference server wants for its task-based tools.
+ */
+export const PROBE_CAPABILITIES = {
+  roots: { listChanged: true },
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+} as const;
+
+/** A request from the server, answered as a client with nobody at the keyboard would. */
+export function answerServerRequest(method: string): { result: Msg } | { error: Msg } {
+  switch (method) {
+    case "ping":
+      return { result: {} };
+    case "roots/list":
+      return { result: { roots: [] } };
+    case "elicitation/create":
+      return { result: { action: "decline" } };
+    case "sampling/createMessage":
+      // MCP's code for a request the user rejected.
+      return {
+        error: { code: -1, message: "effectgate approve does not sample: nobody is asked while it probes" },
+      };
+    default:
+      return { error: { code: -32601, message: `effectgate approve does not answer ${method}` } };
+  }
+}
 const MAX_PAGES = 10_000;
 
 /** How long a server has to leave after its stdin closes, and after SIGTERM, before the next step. */
@@ -137,7 +169,7 @@ class Connection {
     const msg = parsed.value;
     if (!isObj(msg)) return;
     if (typeof msg["method"] === "string" && msg["id"] !== undefined) {
-      this.send({ jsonrpc: "2.0", id: msg["id"], error: { code: -32601, message: NO_CAPABILITIES } });
+      this.send({ jsonrpc: "2.0", id: msg["id"], ...answerServerRequest(msg["method"]) });
       return;
     }
     if (typeof msg["id"] === "number" && ("result" in msg || "error" in msg)) this.settle(msg["id"], msg);
@@ -238,7 +270,7 @@ async function talk(conn: Connection, version: string): Promise<ProbeResult> {
   const clientInfo = { name: "effectgate", version };
   const init = await conn.request("initialize", {
     protocolVersion: LEGACY_VERSION,
-    capabilities: {},
+    capabilities: PROBE_CAPABILITIES,
     clientInfo,
   });
   let era: ProbeResult["era"];
@@ -251,7 +283,7 @@ async function talk(conn: Connection, version: string): Promise<ProbeResult> {
   } else {
     meta = {
       "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientCapabilities": PROBE_CAPABILITIES,
       "io.modelcontextprotocol/clientInfo": clientInfo,
     };
     const disc = await conn.request("server/discover", { _meta: meta });

@@ -54,7 +54,7 @@ describe("effectgate approve --diff", () => {
     expect(diff.stdout).not.toContain('tool "echo"');
   });
 
-  it("follows every page, ignores noise, answers server requests with -32601, leaves no process", () => {
+  it("follows every page, ignores noise, answers the server's roots/list with no roots, leaves no process", () => {
     const { box, diff } = approveThenDiff("paginate.mjs");
     expect(diff.code).toBe(1);
     // "echo" is only on the third page.
@@ -68,11 +68,7 @@ describe("effectgate approve --diff", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(received).toContainEqual({
-      jsonrpc: "2.0",
-      id: 0,
-      error: { code: -32601, message: "effectgate approve supports no client capabilities" },
-    });
+    expect(received).toContainEqual({ jsonrpc: "2.0", id: 0, result: { roots: [] } });
     expect(received.filter((m) => m.method === "tools/list").map((m) => m.params.cursor ?? null)).toEqual([
       null,
       "2",
@@ -144,7 +140,7 @@ describe("effectgate approve --diff", () => {
     const diff = cli(box, ["approve", "--diff", "--name", "fx", "--", ...server]);
     expect(diff.code).toBe(78);
     expect(diff.stderr).toMatch(
-      /^effectgate\.lock:\d+: servers\["fx"\]\.tools\["echo"\]: hash: expected [0-9a-f]{64} \(recomputed\), got [0-9a-f]{64}; re-run effectgate approve\n$/,
+      /^effectgate: effectgate\.lock:\d+: servers\["fx"\]\.tools\["echo"\]: hash: expected [0-9a-f]{64} \(recomputed\), got [0-9a-f]{64}; re-run effectgate approve\n$/,
     );
     const fixed = cli(box, ["approve", "--name", "fx", "--", ...server]);
     expect(fixed.code).toBe(0);
@@ -182,7 +178,7 @@ describe("effectgate approve --diff", () => {
       expect(r.code).toBe(78);
       expect(r.stdout).toBe("");
       expect(r.stderr).toBe(
-        `${lock}: (folder): expected an existing folder ${folder} to write the lock in, got ${got}\n`,
+        `effectgate: ${lock}: (folder): expected an existing folder ${folder} to write the lock in, got ${got}\n`,
       );
     }
     expect(existsSync(join(box.state, "pids"))).toBe(false);

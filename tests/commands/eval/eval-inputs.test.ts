@@ -207,7 +207,7 @@ describe("eval --attack", () => {
     writeFileSync(join(attack, "s.yaml"), text);
     const r = evalCli(["--attack", attack], env);
     expect(r.code, r.out).toBe(78);
-    const line = r.err.split("\n")[0]?.replace(`${attack}/`, "") ?? "";
+    const line = r.err.split("\n")[0]?.replace(`effectgate: ${attack}/`, "") ?? "";
     if (typeof expected === "string") expect(line).toBe(expected);
     else expect(line).toMatch(expected);
   });
@@ -219,7 +219,7 @@ describe("eval --attack", () => {
     const r = evalCli(["--attack", attack], env);
     expect(r.code).toBe(78);
     expect(r.err).toBe(
-      `${attack}/z.json:2: id: expected an id no other scenario uses, got write-authorized-keys, also in write-authorized-keys.json\n`,
+      `effectgate: ${attack}/z.json:2: id: expected an id no other scenario uses, got write-authorized-keys, also in write-authorized-keys.json\n`,
     );
   });
 });

@@ -70,8 +70,8 @@ describe("effectgate install / uninstall (built CLI)", () => {
     const r = cli(m, ["install", "--client", "cursor", "--client", "gemini"]);
     expect(r.status, r.stdout).toBe(0);
     expect(statSync(cursor).mode & 0o777).toBe(0o640);
-    const backups = readdirSync(dirname(cursor)).filter((n) => n.startsWith("mcp.json.effectgate-backup-"));
-    expect(backups).toHaveLength(1);
+    const backups = readdirSync(dirname(cursor)).filter((n) => n.startsWith("mcp.json.effectgate-backup"));
+    expect(backups).toEqual(["mcp.json.effectgate-backup"]);
     const backup = join(dirname(cursor), backups[0] as string);
     expect(statSync(backup).mode & 0o777).toBe(0o600);
     expect(readFileSync(backup)).toEqual(readFileSync(join(FIXTURES, "home", ".cursor", "mcp.json")));
@@ -117,7 +117,7 @@ describe("safe writes", () => {
     const path = join(m.home, ".cursor", "mcp.json");
     const read = readConfig(path);
     writeFileSync(path, read.text.replace("Europe/Paris", "Europe/Rome")); // the client saved meanwhile
-    expect(() => writeConfig(read, "{}\n", new Date(0))).toThrow(/changed since it was read/);
+    expect(() => writeConfig(read, "{}\n", { backup: true })).toThrow(/changed since it was read/);
     expect(readFileSync(path, "utf8")).toContain("Europe/Rome");
     expect(readdirSync(dirname(path)).filter((n) => n !== "mcp.json")).toEqual([]);
   });
@@ -125,9 +125,10 @@ describe("safe writes", () => {
   it("writes through a temp file and leaves no temp behind", () => {
     const m = freshMachine();
     const path = join(m.home, ".cursor", "mcp.json");
-    const backup = writeConfig(readConfig(path), '{"mcpServers": {}}\n', new Date(0));
+    const backup = writeConfig(readConfig(path), '{"mcpServers": {}}\n', { backup: true });
     expect(readFileSync(path, "utf8")).toBe('{"mcpServers": {}}\n');
-    expect(existsSync(backup)).toBe(true);
+    expect(backup).toBe(`${path}.effectgate-backup`);
+    expect(existsSync(backup!)).toBe(true);
     expect(readdirSync(dirname(path)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 });

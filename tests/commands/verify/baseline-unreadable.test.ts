@@ -44,13 +44,13 @@ describe("a baseline that cannot be read", () => {
       const r = cli([cmd, "--baseline", dir], env);
       expect(r.code, r.err).toBe(78);
       expect(r.err).toBe(
-        `${dir}: baseline: expected a readable file written by \`effectgate verify --write\`, got a folder (EISDIR)\n`,
+        `effectgate: ${dir}: baseline: expected a readable file written by \`effectgate verify --write\`, got a folder (EISDIR)\n`,
       );
     }
     const w = cli(["verify", "--write", "--baseline", dir], env);
     expect(w.code, w.err).toBe(78);
     expect(w.err).toBe(
-      `${dir}: baseline: expected a file path to write the baseline to, got a folder (EISDIR)\n`,
+      `effectgate: ${dir}: baseline: expected a file path to write the baseline to, got a folder (EISDIR)\n`,
     );
     expect(readdirSync(root).sort()).toEqual(["dir", "home"]); // no temporary file left beside it
   });
@@ -64,7 +64,7 @@ describe("a baseline that cannot be read", () => {
       const r = cli([cmd, "--baseline", base], env, true);
       expect(r.code, r.err).toBe(78);
       expect(r.err).toBe(
-        `${base}: baseline: expected a readable file written by \`effectgate verify --write\`, got no permission to read it (EACCES)\n`,
+        `effectgate: ${base}: baseline: expected a readable file written by \`effectgate verify --write\`, got no permission to read it (EACCES)\n`,
       );
     }
   });

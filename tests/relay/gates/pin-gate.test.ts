@@ -76,7 +76,7 @@ describe("pin gate", () => {
         `effectgate refused this call to "read_file": tool "read_file" changed since it was approved (description changed).`,
         `Lock: ${lockPath}. Level: enforce.`,
         "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
-        `The user can: review the change with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
+        `The user can: review the change with: effectgate approve --diff --lock ${lockPath} -- ${argv.join(" ")}, and if it is wanted, approve it with: effectgate approve --lock ${lockPath} -- ${argv.join(" ")}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
       ].join("\n"),
     );
     expect(refused).toMatchObject({ outcome: "refuse", wouldRefuse: true });
