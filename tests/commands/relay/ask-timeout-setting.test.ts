@@ -29,7 +29,7 @@ describe("EFFECTGATE_ASK_TIMEOUT_MS", () => {
       const r = relay(bad);
       expect(r.status, bad).toBe(78);
       expect(r.stderr).toBe(
-        `environment: EFFECTGATE_ASK_TIMEOUT_MS: expected a whole number of milliseconds from 1 to 9999999999, got ${JSON.stringify(bad)}\n`,
+        `effectgate: environment: EFFECTGATE_ASK_TIMEOUT_MS: expected a whole number of milliseconds from 1 to 9999999999, got ${JSON.stringify(bad)}\n`,
       );
       expect(r.started).toBe(false);
     }
