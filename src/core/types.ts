@@ -13,19 +13,41 @@ export type JsonRpcId = string | number;
 /** Which file-system rules apply to a path: profiles exist for all three on every OS. */
 export type Platform = "linux" | "darwin" | "win32";
 
-/** What a call would do with one thing it names. */
-export type Operation = "read" | "write" | "exec";
+/** What a call would do with one thing it names. `send` carries data off to a destination. */
+export type Operation = "read" | "write" | "exec" | "send";
+
+/**
+ * Where a request or sent data goes (docs/decisions/0089-egress-destinations.md). At least one
+ * member is set; a destination the call does not name at all is no destination.
+ */
+export interface Destination {
+  /** Canonical host (src/core/net/host.ts canonicalHost): lower-case name, dotted IPv4 or `[v6]`. */
+  host?: string;
+  scheme?: string;
+  port?: number;
+  /** Who receives it, when that is more than a host: a phone number, a channel, `owner/repo`. */
+  recipient?: string;
+  /** The service a tool sends to when the call names no host (`github`, `slack`, `the tool's server`). */
+  service?: string;
+}
 
 export interface Effect {
   operation: Operation;
-  /** `path` for file-system effects, `command` for exec, `url` for network reads. */
-  kind: "path" | "command" | "url";
+  /**
+   * `path` for file-system effects, `command` for exec, `url` for network reads (a fetch: the
+   * request itself carries its URL to the host), `egress` for data a call sends (operation
+   * `send`): a message, an issue, a comment, an upload, a POST body, a program that sends
+   * (`curl -d`, `scp`, `nc`). Files a sender reads to send them are `read` path effects of their own.
+   */
+  kind: "path" | "command" | "url" | "egress";
   /** Where in the params the value was found, e.g. `arguments.paths[1]`. */
   at: string;
   /** The value as the call spelled it. */
   spelled: string;
-  /** The canonical form that rules are matched against (paths only). */
+  /** The canonical form that rules are matched against (paths; for url and egress, the destination's key). */
   canonical?: string;
+  /** For url and egress effects: where the request or the data goes, when the call says. */
+  destination?: Destination;
 }
 
 export interface Decision {

@@ -37,7 +37,7 @@ export interface EffectContext {
   execGlob: string | undefined;
 }
 
-const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run" };
+const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run", send: "send to" };
 const TAINT_NOTE = ", and this session has taken in untrusted content";
 
 /** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
