@@ -43,6 +43,7 @@ const CORE = [
   "core/process",
   "core/paths",
   "core/net",
+  "core/secrets",
   "core/wire",
   "core/framing",
   "core/gate",
@@ -66,12 +67,22 @@ const ALLOWED: Record<string, string[]> = {
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge.
   "core/gate": [],
-  "core/effects": ["core/json"],
-  "core/policy": ["core/paths"],
+  "core/effects": ["core/json", "core/net"],
+  "core/policy": ["core/net", "core/paths"],
+  // Credentials in text: formats, decodings and fingerprints; shares the taint scan's decoders.
+  "core/secrets": ["core/taint"],
   "core/pins": ["core/json", "core/text"],
   "core/replay": ["core/text"],
   "core/taint": ["core/gate", "core/judge", "core/policy"],
-  "core/judge": ["core/effects", "core/gate", "core/paths", "core/policy", "core/taint"],
+  "core/judge": [
+    "core/effects",
+    "core/gate",
+    "core/net",
+    "core/paths",
+    "core/policy",
+    "core/secrets",
+    "core/taint",
+  ],
   "core/evaluation": [
     "core/gate",
     "core/json",

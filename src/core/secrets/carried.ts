@@ -1,0 +1,82 @@
+// What secrets a call's arguments carry: validated credential formats and bytes of secret files
+// read in this session, in every reading decode.ts gives, in each argument and across all of
+// them joined (a key split in two halves). Findings name the kind and the argument, never the value.
+import { decodedViews } from "./decode.js";
+import type { SecretFiles } from "./fingerprints.js";
+import { findSecrets } from "./formats.js";
+
+export interface Carried {
+  /** `aws-access-key-pair`, `secret-file`, … */
+  id: string;
+  /** `an AWS access key with its secret`, `bytes of /home/u/.env, read in this session`. */
+  kind: string;
+  /** `arguments.body`, or `arguments (split across them)`. */
+  at: string;
+  /** How it was written: `plain`, `base64`, `percent>base64`. */
+  via: string;
+}
+
+export interface CarriedScan {
+  found: Carried[];
+  /** Set when the decoding stopped at its bounds with more to read: the arguments cannot be called clean. */
+  capped?: string;
+}
+
+/** Every string under `value` (keys too), in order. */
+function stringsOf(value: unknown, out: string[], depth = 0): void {
+  if (depth > 64) return; // extraction's budget (48 levels) has already refused anything deeper
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out, depth + 1);
+  else if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      stringsOf(v, out, depth + 1);
+    }
+}
+
+function scan(
+  text: string,
+  at: string,
+  files: SecretFiles | undefined,
+  into: Carried[],
+  seen: Set<string>,
+): boolean {
+  const { views, capped } = decodedViews(text);
+  for (const view of views) {
+    for (const f of findSecrets(view.text)) {
+      if (seen.has(f.id)) continue;
+      seen.add(f.id);
+      into.push({ id: f.id, kind: f.kind, at, via: view.via });
+    }
+    const source = files?.carried(view.text);
+    if (source !== undefined && !seen.has(`file:${source}`)) {
+      seen.add(`file:${source}`);
+      into.push({ id: "secret-file", kind: `bytes of ${source}, read in this session`, at, via: view.via });
+    }
+  }
+  return capped;
+}
+
+/** The secrets `args` carry; `files` are the secret files this session has read, if any. */
+export function carriedSecrets(args: Record<string, unknown>, files?: SecretFiles): CarriedScan {
+  const found: Carried[] = [];
+  const seen = new Set<string>();
+  const capped: string[] = [];
+  const all: string[] = [];
+  const entries = Object.entries(args);
+  for (const [name, value] of entries) {
+    const strings: string[] = [];
+    stringsOf(value, strings);
+    all.push(...strings);
+    if (scan(strings.join("\n"), `arguments.${name}`, files, found, seen)) capped.push(`arguments.${name}`);
+  }
+  // A key id in one argument and its secret in another meet on lines of one text; halves of one
+  // secret in two arguments, or in two strings of one argument, meet with nothing between them.
+  if (all.length > 1)
+    for (const glue of ["\n", ""])
+      if (scan(all.join(glue), "arguments (split across them)", files, found, seen))
+        capped.push("the arguments joined");
+  const out: CarriedScan = { found };
+  if (capped.length > 0) out.capped = `too many encoded layers to read for secrets in ${capped.join(", ")}`;
+  return out;
+}

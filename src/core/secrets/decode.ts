@@ -1,0 +1,88 @@
+// The readings of outgoing text an exfiltration would use to hide a secret: percent-encoding
+// (once, twice, three times), base64 in either alphabet, hex (plain, `\x67`, `67:68`), and
+// invisible characters slipped inside a token. Each is decoded before the secret formats and
+// the fingerprints look (decision 0091). Bounded: at most MAX_VIEWS readings, MAX_ROUNDS deep,
+// MAX_DECODED characters in all, since this runs on every call that sends.
+import { decodeIfText } from "../taint/binary-run.js";
+import { base64Runs } from "../taint/normalise.js";
+
+export interface View {
+  /** `plain`, or how the text was decoded: `base64`, `percent>base64`. */
+  via: string;
+  text: string;
+}
+
+const MAX_VIEWS = 256;
+const MAX_ROUNDS = 3;
+const MAX_DECODED = 4 * 1024 * 1024;
+
+const PERCENT = /%[0-9a-fA-F]{2}/;
+/** 16 or more bytes of hex, each pair optionally written `\x67`, `0x67` or `%67`, or apart by `:`, `-`, `,` or a space. */
+const HEX_RUN = /(?:(?:\\x|0x)?[0-9a-fA-F]{2}[:, -]?){16,}/g;
+const INVISIBLE_CHARS = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff";
+const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");
+
+function percentDecoded(text: string): string | undefined {
+  if (!PERCENT.test(text)) return undefined;
+  // Piece by piece: one malformed escape must not hide the rest.
+  return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (m) => {
+    try {
+      return decodeURIComponent(m);
+    } catch {
+      return m;
+    }
+  });
+}
+
+function hexDecoded(run: string): string | undefined {
+  const digits = run.replace(/\\x|0x|[:, -]/g, "");
+  if (digits.length % 2 !== 0 || digits.length < 32) return undefined;
+  return decodeIfText(Buffer.from(digits, "hex"));
+}
+
+function children(text: string): Array<{ via: string; text: string }> {
+  const out: Array<{ via: string; text: string }> = [];
+  const pct = percentDecoded(text);
+  if (pct !== undefined && pct !== text) out.push({ via: "percent", text: pct });
+  if (HAS_INVISIBLE.test(text)) out.push({ via: "invisible", text: text.replace(INVISIBLE, "") });
+  for (const run of base64Runs(text)) {
+    // A hex digest is valid base64 too; it is read as hex below.
+    if (/^[0-9a-fA-F]+$/.test(run)) continue;
+    const decoded = decodeIfText(Buffer.from(run, "base64"));
+    if (decoded !== undefined) out.push({ via: "base64", text: decoded });
+  }
+  for (const m of text.matchAll(HEX_RUN)) {
+    const decoded = hexDecoded(m[0]);
+    if (decoded !== undefined) out.push({ via: "hex", text: decoded });
+  }
+  return out;
+}
+
+/**
+ * `text` and every reading decoded from it, breadth first, within the bounds; `capped` when a
+ * bound stopped the decoding with more to read (the caller must not call the text clean).
+ */
+export function decodedViews(text: string): { views: View[]; capped: boolean } {
+  const views: View[] = [{ via: "plain", text }];
+  const seen = new Set([text]);
+  let frontier = views.slice();
+  let budget = MAX_DECODED;
+  for (let round = 0; round < MAX_ROUNDS && frontier.length > 0; round++) {
+    const next: View[] = [];
+    for (const view of frontier) {
+      for (const child of children(view.text)) {
+        if (views.length >= MAX_VIEWS || budget < child.text.length) return { views, capped: true };
+        if (seen.has(child.text)) continue;
+        seen.add(child.text);
+        budget -= child.text.length;
+        const v = { via: view.via === "plain" ? child.via : `${view.via}>${child.via}`, text: child.text };
+        views.push(v);
+        next.push(v);
+      }
+    }
+    frontier = next;
+  }
+  // Out of rounds: whether the deepest readings still hold something to decode.
+  return { views, capped: frontier.some((v) => children(v.text).some((c) => !seen.has(c.text))) };
+}
