@@ -1,10 +1,15 @@
 import { type ContainerKind, containerTest } from "../effects/containers.js";
+import { withEgress } from "../effects/egress.js";
 import { extractEffects, isUrl } from "../effects/extract.js";
+import { knownTool } from "../effects/tool-table.js";
+import { carriedSecrets } from "../secrets/carried.js";
+import type { SecretFiles } from "../secrets/fingerprints.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Decision, Effect, Verdict } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
+import { judgeCarried } from "./judge-egress.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
 export interface Explanation {
@@ -21,6 +26,10 @@ export interface DecideContext {
   canonicalise: Canonicalise;
   /** Paths written by calls this session let through (for the model of git's discovery). */
   planted?: Planted;
+  /** Whether this session has already talked to a destination (egress.tainted_new_host). */
+  seen?: (key: string) => boolean;
+  /** Secret files this session has read (their fingerprints), for egress.secrets. */
+  secretFiles?: SecretFiles;
 }
 
 function unjudgeable(subject: string, why: string, tainted: boolean, effects: Effect[] = []): Explanation {
@@ -54,7 +63,10 @@ function callShape(
     // file:// and scheme-less URIs name local files; http(s) is a network read; other schemes are
     // the server's own namespace (memo://, postgres://) and name nothing on this machine.
     if (isUrl(uri))
-      return { subject: uri, effects: [{ operation: "read", kind: "url", at: "uri", spelled: uri }] };
+      return {
+        subject: uri,
+        effects: withEgress(uri, {}, [{ operation: "read", kind: "url", at: "uri", spelled: uri }]),
+      };
     const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(uri)?.[1]?.toLowerCase();
     if (scheme !== undefined && scheme !== "file") return { subject: uri, effects: [] };
     return { subject: uri, effects: [{ operation: "read", kind: "path", at: "uri", spelled: uri }] };
@@ -76,6 +88,13 @@ export type RequestEffects =
       execGlob: string | undefined;
       /** Whether an effect's path may be a folder the call moves or removes as a whole. */
       isContainer: (e: Effect) => ContainerKind | undefined;
+      /** The call's arguments (tools/call and prompts/get). */
+      args?: Record<string, unknown>;
+      /**
+       * A tool neither the table nor the exec class knows: its server receives every argument,
+       * and effectgate cannot tell that they stay on this machine (secrets are looked for).
+       */
+      opaque?: boolean;
     }
   | { subject: string; error: string };
 
@@ -92,7 +111,50 @@ export function requestEffects(policy: CompiledPolicy, method: string, params: u
   const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined);
   if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
   const isContainer = containerTest(shape.subject, shape.args, execGlob !== undefined);
-  return { subject: shape.subject, effects: extraction.effects, execGlob, isContainer };
+  const effects = withEgress(shape.subject, shape.args, extraction.effects);
+  const opaque =
+    method === "tools/call" && execGlob === undefined && knownTool(shape.subject, shape.args) === undefined;
+  return { subject: shape.subject, effects, execGlob, isContainer, args: shape.args, opaque };
+}
+
+/** The effect secrets ride on: the call's first send, else its first fetch, else its own server. */
+function carrierOf(subject: string, effects: readonly Effect[]): Effect {
+  return (
+    effects.find((e) => e.kind === "egress") ??
+    effects.find((e) => e.kind === "url") ?? {
+      operation: "send",
+      kind: "egress",
+      at: "arguments",
+      spelled: subject,
+      canonical: "its server",
+      destination: { service: "its server" },
+    }
+  );
+}
+
+/**
+ * The items for the secrets a call carries out (egress.secrets): looked for when the call sends
+ * or fetches, and for a tool effectgate does not know (its server receives every argument).
+ */
+function carriedItems(
+  cx: DecideContext,
+  found: Extract<RequestEffects, { effects: Effect[] }>,
+  method: string,
+  judged: readonly Effect[],
+): JudgedEffect[] {
+  if (method !== "tools/call" || found.args === undefined) return [];
+  const sends = found.effects.some((e) => e.kind === "egress" || e.kind === "url");
+  if (!sends && found.opaque !== true) return [];
+  const scan = carriedSecrets(found.args, cx.secretFiles);
+  // The judged form of the send (it carries the destination that decided), for the record.
+  const carrier = carrierOf(found.subject, judged);
+  const ecx = { tool: found.subject, policy: cx.policy, tainted: cx.tainted };
+  const items = scan.found.map((c) => judgeCarried(carrier, c, ecx));
+  if (scan.capped !== undefined && cx.policy.egress.secrets !== "allow") {
+    const why = `${found.subject} would send data effectgate cannot read for secrets: ${scan.capped}`;
+    items.push({ effect: carrier, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why });
+  }
+  return items;
 }
 
 const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -166,6 +228,7 @@ export function explainCall(
     tainted: cx.tainted,
     canonicalise: cx.canonicalise,
     execGlob,
+    ...(cx.seen === undefined ? {} : { seen: cx.seen }),
   };
   const judged = effects.flatMap((e) => {
     const kind = isContainer(e);
@@ -180,8 +243,17 @@ export function explainCall(
     judged.map((j) => j.kind),
     { tool: subject, policy: cx.policy, env: cx.env, ...(cx.planted ? { planted: cx.planted } : {}) },
   );
+  items.push(
+    ...carriedItems(
+      cx,
+      found,
+      method,
+      items.map((i) => i.effect),
+    ),
+  );
   const top = strictest(items);
-  const judgedEffects = items.map((i) => i.effect);
+  // An effect judged twice (a send, and the secret it carries) is listed once.
+  const judgedEffects = [...new Set(items.map((i) => i.effect))];
   if (top === undefined || top.verdict === "allow") {
     const reason =
       items.length === 0

@@ -3,6 +3,7 @@ import { LITERAL } from "../paths/canonical.js";
 import { otherReadings, type Reading, UNICODE_NOTE } from "../paths/readings.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import type { Effect, Verdict } from "../types.js";
+import { judgeDestination } from "./judge-egress.js";
 
 /** `leaveOut`: interpreting steps to skip (STEP bits in src/core/paths/canonical.ts); 0 = all applied. */
 export type Canonicalise = (
@@ -35,9 +36,16 @@ export interface EffectContext {
   canonicalise: Canonicalise;
   /** The exec glob that made this tool exec-class, or undefined for table-declared exec tools. */
   execGlob: string | undefined;
+  /** Whether this session has already talked to a destination (egress.tainted_new_host). */
+  seen?: (key: string) => boolean;
 }
 
-const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run", send: "send to" };
+const VERB: Record<Effect["operation"], string> = {
+  read: "read",
+  write: "write",
+  exec: "run",
+  send: "send to",
+};
 const TAINT_NOTE = ", and this session has taken in untrusted content";
 
 /** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
@@ -205,13 +213,8 @@ function readingOf(text: string, r: Reading): PathReading {
 
 function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
   if (effect.kind === "command") return judgeCommand(effect, cx);
-  if (effect.kind === "url") {
-    return {
-      effect,
-      verdict: "allow",
-      reason: `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`,
-    };
-  }
+  // A fetch sends its request (and its URL) to the host: judged as where the call sends.
+  if (effect.kind === "url" || effect.kind === "egress") return judgeDestination(effect, cx);
   return judgePath(effect, cx);
 }
 

@@ -16,7 +16,7 @@ import { Planted } from "./planted.js";
 // Applied to every judged path of a call after the pattern lists, the strictest verdict winning.
 
 const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
-const VERB = { read: "read", write: "write", exec: "run" } as const;
+const VERB = { read: "read", write: "write", exec: "run", send: "send to" } as const;
 
 export interface ModelContext {
   tool: string;

@@ -3,10 +3,13 @@ import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
 import type { SessionJudgeApi, TaintEvent } from "../gate/session-judge.js";
 import type { Decision } from "../types.js";
 import { taintFromResponse } from "../taint/observe.js";
-import { type Explanation, explainCall } from "./decide.js";
+import { createSecretFiles, isEnvFile } from "../secrets/fingerprints.js";
+import { destinationKey, destinationsOf } from "../effects/egress.js";
+import { type Explanation, explainCall, requestEffects } from "./decide.js";
 import type { Canonicalise } from "./judge-effect.js";
 import { rememberWrites } from "./models.js";
 import { Planted } from "./planted.js";
+import { destinationsReached } from "./judge-egress.js";
 
 export interface SessionJudgeOptions {
   /** Start tainted (`effectgate check --tainted`, or taint shared from elsewhere). */
@@ -35,8 +38,57 @@ export function createSessionJudge(
   const canonicalise = opts.canonicalise ?? realCanonicalise;
   // Writes of calls let through, which the disk may not show yet (git's discovery counts them).
   const planted = new Planted(env.profile.platform);
-  const explain = (method: string, params: unknown, problem?: string): Explanation =>
-    explainCall({ policy, env, tainted, canonicalise, planted }, method, params, problem);
+  // Where this session has sent (answered calls only), and the secret files it has read. Both
+  // live in memory only: the fingerprints are hashes, never written anywhere (decision 0091).
+  const seen = new Set<string>();
+  const secretFiles = createSecretFiles();
+  const cx = () => ({
+    policy,
+    env,
+    tainted,
+    canonicalise,
+    planted,
+    seen: (k: string) => seen.has(k),
+    secretFiles,
+  });
+  // The explanation of a judged request, for its answer: the relay shows the same params object.
+  const explained = new WeakMap<object, Explanation>();
+  const explain = (method: string, params: unknown, problem?: string): Explanation => {
+    const e = explainCall(cx(), method, params, problem);
+    if (params !== null && typeof params === "object" && problem === undefined) explained.set(params, e);
+    return e;
+  };
+  /** After an answer: remember where the call went, and what secret file it read. */
+  const remember = (request: { method: string; params: unknown }, response: Record<string, unknown>) => {
+    if (!["tools/call", "resources/read", "prompts/get"].includes(request.method)) return;
+    const found = requestEffects(policy, request.method, request.params);
+    if ("error" in found) return;
+    for (const e of found.effects)
+      if (e.kind === "url" || e.kind === "egress")
+        for (const d of destinationsReached(e)) seen.add(destinationKey(d));
+    for (const d of destinationsOf(found.subject, found.args ?? {}, found.effects))
+      seen.add(destinationKey(d));
+    if (
+      response["result"] === undefined ||
+      !found.effects.some((e) => e.kind === "path" && e.operation === "read")
+    )
+      return;
+    const p = request.params;
+    const judged =
+      (p !== null && typeof p === "object" ? explained.get(p) : undefined) ??
+      explainCall(cx(), request.method, request.params);
+    const secret = judged.items.find(
+      (i) =>
+        i.effect.kind === "path" &&
+        i.effect.operation === "read" &&
+        (i.rule?.startsWith("paths.deny_read ") === true ||
+          [i.lexical, i.resolved].some((f) => f !== undefined && isEnvFile(f))),
+    );
+    if (secret === undefined) return;
+    const texts: string[] = [];
+    collectStrings(response["result"], texts, 0);
+    secretFiles.remember(secret.resolved ?? secret.effect.spelled, texts.join("\n"));
+  };
   return {
     get tainted() {
       return tainted;
@@ -48,6 +100,7 @@ export function createSessionJudge(
       return decision;
     },
     observe(request, response, scan): TaintEvent[] {
+      remember(request, response);
       const events = taintFromResponse(policy, env.server, request, response, scan);
       if (events.length > 0) tainted = true;
       return events;
@@ -56,4 +109,16 @@ export function createSessionJudge(
       tainted = true;
     },
   };
+}
+
+/** Every string of an answer's result (a resource's base64 blob decoded), for fingerprints. */
+function collectStrings(v: unknown, out: string[], depth: number): void {
+  if (depth > 16) return;
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) for (const x of v) collectStrings(x, out, depth + 1);
+  else if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (typeof o["blob"] === "string") out.push(Buffer.from(o["blob"], "base64").toString("utf8"));
+    for (const x of Object.values(o)) collectStrings(x, out, depth + 1);
+  }
 }

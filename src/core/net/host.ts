@@ -6,6 +6,8 @@
 // ids, hosts of non-special schemes (`ssh://`, which the standard keeps opaque), and scp-style
 // `user@host:path`. See docs/decisions/0089-egress-destinations.md.
 
+import { dotted, ipv4Number, ipv6Words } from "./address.js";
+
 export interface CanonicalHost {
   /** The scheme in lower case, without `:`; absent when the text named none. */
   scheme?: string;
@@ -70,22 +72,6 @@ function parseHttp(rest: string): URL | undefined {
 
 /** `[fe80::1%25eth0]` and `[fe80::1%eth0]`: the standard rejects zone ids; the address is what counts. */
 const withoutZone = (text: string): string => text.replace(/(\[[0-9A-Fa-f:.]+)%[^\]]*\]/, "$1]");
-
-/** The 16 bytes of a compressed IPv6 host as the URL standard writes it (`[::ffff:7f00:1]`). */
-function ipv6Words(host: string): number[] | undefined {
-  if (!host.startsWith("[") || !host.endsWith("]")) return undefined;
-  const body = host.slice(1, -1);
-  const [head = "", tail] = body.split("::");
-  const part = (s: string) => (s === "" ? [] : s.split(":").map((w) => Number.parseInt(w, 16)));
-  const left = part(head);
-  const right = tail === undefined ? [] : part(tail);
-  const zeros = 8 - left.length - right.length;
-  if (zeros < 0 || (tail === undefined && zeros !== 0)) return undefined;
-  const words = [...left, ...Array<number>(zeros).fill(0), ...right];
-  return words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : undefined;
-}
-
-const dotted = (hi: number, lo: number): string => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 
 /** An IPv4-mapped IPv6 address reaches the IPv4 host on a dual-stack socket: it is that host. */
 function finishHost(hostname: string): string | undefined {
@@ -163,15 +149,6 @@ function decodeSafely(s: string): string {
   } catch {
     return s;
   }
-}
-
-/** IPv4 `a.b.c.d` as a 32-bit number; undefined for anything else. */
-function ipv4Number(host: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (m === null) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + p, 0);
 }
 
 type Range = readonly [base: string, bits: number];

@@ -5,6 +5,9 @@ import type { OwnPath } from "../paths/own-paths.js";
 /** The path lists of a policy; `secrets_read` is judged on reads, the others on writes and exec. */
 export type PathList = "deny" | "confirm" | "confirm_if_tainted" | "deny_read";
 
+/** The host lists of a policy's `egress:` section. */
+export type HostList = "deny_hosts" | "confirm_hosts" | "allow_hosts";
+
 /** A policy after loading: patterns compiled once, ready for many decisions. */
 export interface CompiledPolicy {
   /** `default` or the file path it was loaded from. */
@@ -43,6 +46,15 @@ export interface CompiledPolicy {
    * server's PATH. `allow` when the policy does not say.
    */
   runsLater: { gitDirs: Verdict; pathFolders: Verdict };
+  /** Where calls may send data (docs/decisions/0090-egress-judgement.md). */
+  egress: {
+    /** The first pattern of `list` matching a canonical host (and port), as the policy wrote it. */
+    matchHost(list: HostList, host: string, port?: number): string | undefined;
+    /** Verdict for a tainted session sending to a destination it has not sent to before. */
+    taintedNewHost: Verdict;
+    /** Verdict for a call that would send a credential or bytes of a secret file read this session. */
+    secrets: Verdict;
+  };
 }
 
 /** Everything the session judge needs to canonicalise paths for one server. */

@@ -5,12 +5,14 @@ import type { Level, Verdict } from "../types.js";
 import type { CompiledPattern, PathPattern, PathResolver, PlatformProfile } from "../paths/api.js";
 import { compilePathPattern, type CompiledPathPattern } from "../paths/pattern.js";
 import { createPatternSet, type PatternSet } from "../paths/pattern-set.js";
-import type { CompiledPolicy, PathList } from "./api.js";
+import { compileHostPattern, type HostPattern } from "../net/host-pattern.js";
+import type { CompiledPolicy, HostList, PathList } from "./api.js";
 import { GlobSet, globProblem } from "./globs.js";
 import type { PolicyDocument } from "./schema.js";
 import type { KeyPath } from "./yaml-tree.js";
 
 export const PATH_LISTS: readonly PathList[] = ["deny", "confirm", "confirm_if_tainted", "deny_read"];
+export const HOST_LISTS: readonly HostList[] = ["deny_hosts", "confirm_hosts", "allow_hosts"];
 
 export interface PolicyProblem {
   path: KeyPath;
@@ -26,6 +28,7 @@ export interface CompiledLists {
   servers: GlobSet;
   exclude: GlobSet;
   envDeny: readonly string[];
+  hosts: Record<HostList, HostPattern[]>;
 }
 
 const SEVERITY: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -102,8 +105,18 @@ export function compileLists(
     }
     paths[list] = createPatternSet(compiled, profile.platform);
   }
+  const hosts = {} as Record<HostList, HostPattern[]>;
+  for (const list of HOST_LISTS) {
+    hosts[list] = [];
+    for (const [text, i] of stringItems(section(section(raw, "egress"), list))) {
+      const c = compileHostPattern(text);
+      if (c.ok) hosts[list].push(c.pattern);
+      else problems.push({ path: ["egress", list, i], expected: c.expected, got: JSON.stringify(text) });
+    }
+  }
   const lists: CompiledLists = {
     paths,
+    hosts,
     execTools: globList(raw, ["exec", "tools"], problems),
     sources: globList(raw, ["taint", "sources"], problems),
     servers: globList(raw, ["taint", "servers"], problems),
@@ -206,6 +219,13 @@ export function buildPolicy(
     runsLater: {
       gitDirs: doc.runs_later?.git_dirs ?? "allow",
       pathFolders: doc.runs_later?.path_folders ?? "allow",
+    },
+    egress: {
+      matchHost: (list: HostList, host: string, port?: number) =>
+        lists.hosts[list].find((p) => p.test(host, port))?.text,
+      // An absent egress section judges no egress (decision 0016: missing means empty).
+      taintedNewHost: doc.egress?.tainted_new_host ?? "allow",
+      secrets: doc.egress?.secrets ?? "allow",
     },
     inert: inertPatterns(lists),
   };

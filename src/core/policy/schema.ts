@@ -35,6 +35,14 @@ const RunsLaterSchema = z.strictObject({
   path_folders: verdict.optional(),
 });
 
+export const EgressSchema = z.strictObject({
+  deny_hosts: stringList.optional(),
+  confirm_hosts: stringList.optional(),
+  allow_hosts: stringList.optional(),
+  tainted_new_host: verdict.optional(),
+  secrets: verdict.optional(),
+});
+
 export const PolicySchema = z.strictObject({
   version: z.literal(1),
   mode: z.enum(["observe", "enforce", "strict"]).optional(),
@@ -43,6 +51,7 @@ export const PolicySchema = z.strictObject({
   taint: TaintSchema.optional(),
   env: EnvSchema.optional(),
   runs_later: RunsLaterSchema.optional(),
+  egress: EgressSchema.optional(),
 });
 
 export type PolicyDocument = z.infer<typeof PolicySchema>;
@@ -55,11 +64,13 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   taint: Object.keys(TaintSchema.shape),
   env: Object.keys(EnvSchema.shape),
   runs_later: Object.keys(RunsLaterSchema.shape),
+  egress: Object.keys(EgressSchema.shape),
 };
 
 const PATTERNS = "a list of path patterns (quoted strings)";
 const GLOBS = "a list of tool-name globs (quoted strings)";
 const VERDICT = "one of allow, confirm, deny";
+const HOSTS = "a list of host patterns (quoted strings)";
 
 /** What a key expects, in words; keyed by the key path with list indexes written as `[]`. */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -94,6 +105,15 @@ const EXPECTED: Readonly<Record<string, string>> = {
   runs_later: "a mapping with git_dirs, path_folders",
   "runs_later.git_dirs": VERDICT,
   "runs_later.path_folders": VERDICT,
+  egress: "a mapping with deny_hosts, confirm_hosts, allow_hosts, tainted_new_host, secrets",
+  "egress.deny_hosts": HOSTS,
+  "egress.confirm_hosts": HOSTS,
+  "egress.allow_hosts": HOSTS,
+  "egress.deny_hosts[]": "a host pattern string",
+  "egress.confirm_hosts[]": "a host pattern string",
+  "egress.allow_hosts[]": "a host pattern string",
+  "egress.tainted_new_host": VERDICT,
+  "egress.secrets": VERDICT,
 };
 
 /** Words for what the value at `path` should be; `[3]` and `[0]` both look up `[]`. */

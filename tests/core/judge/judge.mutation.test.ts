@@ -193,7 +193,14 @@ describe("resources/read", () => {
       tainted: false,
     });
     expect(j.judge("resources/read", { uri: "https://e.com" }).effects).toEqual([
-      { operation: "read", kind: "url", at: "uri", spelled: "https://e.com" },
+      {
+        operation: "read",
+        kind: "url",
+        at: "uri",
+        spelled: "https://e.com",
+        canonical: "e.com",
+        destination: { scheme: "https", host: "e.com", port: 443 },
+      },
     ]);
     // A one-letter "scheme" is a Windows drive, not a scheme.
     expect(j.judge("resources/read", { uri: "c:/x" }).effects[0]?.kind).toBe("path");

@@ -1,0 +1,134 @@
+// Verdicts for where a call sends (url and egress effects) and for the secrets it carries
+// (docs/decisions/0090-egress-judgement.md, 0091-secrets-carried-out.md). A destination is
+// judged in every reading a client may take of it (host-readings.ts); the strictest decides.
+import { destinationKey } from "../effects/egress.js";
+import { type HostClass, hostClass } from "../net/host.js";
+import { hostReadings } from "../net/host-readings.js";
+import type { CompiledPolicy } from "../policy/api.js";
+import type { Carried } from "../secrets/carried.js";
+import type { Destination, Effect, Verdict } from "../types.js";
+import type { JudgedEffect } from "./judge-effect.js";
+
+export interface EgressContext {
+  tool: string;
+  policy: CompiledPolicy;
+  tainted: boolean;
+  /** Whether this session has already talked to a destination (by destinationKey). */
+  seen?: (key: string) => boolean;
+}
+
+const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
+const DEFAULT_PORTS = new Set([80, 443]);
+
+const CLASS_NOTE: Partial<Record<HostClass, string>> = {
+  metadata: " (a cloud metadata service: it hands this machine's credentials to any caller)",
+  "link-local": " (a link-local address)",
+  loopback: " (this machine)",
+  private: " (the local network)",
+};
+
+/** A destination in words: `attacker.example`, `owner/repo on github.com`, `+1 555 0100`. */
+export function describeDestination(d: Destination): string {
+  const port = d.port !== undefined && !DEFAULT_PORTS.has(d.port) ? `:${d.port}` : "";
+  const place =
+    d.host !== undefined
+      ? `${d.host}${port}`
+      : d.service === "its server"
+        ? "the tool's own server"
+        : d.service;
+  if (d.recipient === undefined) return place ?? "an unnamed destination";
+  return place === undefined ? d.recipient : `${d.recipient} on ${place}`;
+}
+
+/** The destinations an effect may reach: its own, and every reading of its URL. */
+export function destinationsReached(effect: Effect): Destination[] {
+  const out: Destination[] = [];
+  if (effect.destination !== undefined) out.push(effect.destination);
+  if (effect.kind === "url" || /^\s*[a-z][a-z0-9+.-]*:\/\//i.test(effect.spelled))
+    for (const c of hostReadings(effect.spelled))
+      if (!out.some((d) => d.host === c.host && d.port === c.port && d.recipient === undefined)) out.push(c);
+  return out;
+}
+
+function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffect {
+  const where = describeDestination(d);
+  const judged = { ...effect, canonical: destinationKey(d), destination: d };
+  const verb = effect.kind === "url" ? "send a request to" : "send data to";
+  const hosts = cx.policy.egress;
+  if (d.host !== undefined) {
+    const note = CLASS_NOTE[hostClass(d.host)] ?? "";
+    const denied = hosts.matchHost("deny_hosts", d.host, d.port);
+    if (denied !== undefined)
+      return {
+        effect: judged,
+        verdict: "deny",
+        rule: `egress.deny_hosts ${denied}`,
+        reason: `${cx.tool} would ${verb} ${where}${note}, which matches egress.deny_hosts ${denied}`,
+      };
+    const allowed = hosts.matchHost("allow_hosts", d.host, d.port);
+    if (allowed !== undefined)
+      return {
+        effect: judged,
+        verdict: "allow",
+        rule: `egress.allow_hosts ${allowed}`,
+        reason: `${cx.tool} would ${verb} ${where}, which matches egress.allow_hosts ${allowed}`,
+      };
+    const confirmed = hosts.matchHost("confirm_hosts", d.host, d.port);
+    if (confirmed !== undefined)
+      return {
+        effect: judged,
+        verdict: "confirm",
+        rule: `egress.confirm_hosts ${confirmed}`,
+        reason: `${cx.tool} would ${verb} ${where}${note}, which matches egress.confirm_hosts ${confirmed}`,
+      };
+  }
+  const fresh = cx.seen === undefined || !cx.seen(destinationKey(d));
+  if (cx.tainted && fresh && hosts.taintedNewHost !== "allow")
+    return {
+      effect: judged,
+      verdict: hosts.taintedNewHost,
+      rule: "egress.tainted_new_host",
+      reason: `${cx.tool} would ${verb} ${where}, which this session has not sent to before, and this session has taken in untrusted content`,
+    };
+  const reason =
+    effect.kind === "url"
+      ? `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`
+      : `${cx.tool} would ${verb} ${where}, which no rule names`;
+  return { effect: judged, verdict: "allow", reason };
+}
+
+/** The verdict for a url or egress effect: its strictest reading. */
+export function judgeDestination(effect: Effect, cx: EgressContext): JudgedEffect {
+  const readings = destinationsReached(effect);
+  if (readings.length === 0)
+    return {
+      effect,
+      verdict: "allow",
+      reason:
+        effect.kind === "url"
+          ? `${cx.tool} names ${effect.spelled}, a URL with no host any client could reach`
+          : `${cx.tool} names no destination`,
+    };
+  let best: JudgedEffect | undefined;
+  for (const d of readings) {
+    const item = judgeOne(effect, d, cx);
+    if (best === undefined || RANK[item.verdict] > RANK[best.verdict]) best = item;
+  }
+  return best as JudgedEffect;
+}
+
+const HOW: Record<string, string> = { plain: "" };
+
+/** The verdict for one secret a call carries, told with the destination it rides to. */
+export function judgeCarried(carrier: Effect, found: Carried, cx: EgressContext): JudgedEffect {
+  const d = carrier.destination;
+  const where = d === undefined ? "its server" : describeDestination(d);
+  const how = HOW[found.via] ?? `, ${found.via.replace(/>/g, " inside ")} encoded`;
+  const verdict = cx.policy.egress.secrets;
+  return {
+    effect: carrier,
+    verdict,
+    rule: `egress.secrets ${found.id}`,
+    reason: `${cx.tool} would send ${found.kind} (at ${found.at}${how}) to ${where}${verdict === "allow" ? "; egress.secrets is allow" : ""}`,
+  };
+}
