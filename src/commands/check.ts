@@ -8,6 +8,8 @@ import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
 import { readClientFrame } from "../core/wire/client-frame.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { readPolicy } from "../config/policy-file.js";
+import { describeDestination } from "../core/net/destination-text.js";
+import { hostClass } from "../core/net/host.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
 import { ownFiles } from "../relay/gates/own-files.js";
@@ -60,6 +62,11 @@ function describeEffect(item: JudgedEffect): string {
   if (item.resolved !== undefined && item.resolved !== item.lexical)
     lines.push(`    resolved   ${item.resolved}`);
   if (item.physical !== undefined) lines.push(`    physical   ${item.physical}`);
+  const d = e.destination;
+  if (d !== undefined) {
+    const cls = d.host === undefined ? "" : ` (${hostClass(d.host)})`;
+    lines.push(`    sends to   ${describeDestination(d)}${cls}`);
+  }
   lines.push(`    rule       ${item.rule ?? "(none)"}`);
   lines.push(`    verdict    ${item.verdict}${item.unjudgeable ? " (cannot be judged)" : ""}`);
   return lines.join("\n");

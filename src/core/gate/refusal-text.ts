@@ -1,3 +1,4 @@
+import { describeDestination } from "../net/destination-text.js";
 import type { Decision, Level } from "../types.js";
 
 /**
@@ -65,7 +66,11 @@ export function checkCommand(
 
 /** What the call would have touched: the canonical paths and commands behind the verdict. */
 function target(d: Decision): string {
-  const named = d.effects.filter((e) => e.kind !== "url");
+  // An egress rule decided: the deciding effect comes first (decide.ts), and names where it goes.
+  const top = d.effects[0];
+  if (d.rule?.startsWith("egress.") === true && top?.destination !== undefined)
+    return `sending to ${describeDestination(top.destination)}`;
+  const named = d.effects.filter((e) => e.kind !== "url" && e.kind !== "egress");
   // The effect the reason speaks of; the first one otherwise.
   const first = named.find((e) => e.canonical !== undefined && d.reason.includes(e.canonical)) ?? named[0];
   if (!first) return "";

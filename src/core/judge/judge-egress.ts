@@ -3,6 +3,7 @@
 // judged in every reading a client may take of it (host-readings.ts); the strictest decides.
 import { destinationKey } from "../effects/egress.js";
 import { type HostClass, hostClass } from "../net/host.js";
+import { describeDestination } from "../net/destination-text.js";
 import { hostReadings } from "../net/host-readings.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { Carried } from "../secrets/carried.js";
@@ -18,7 +19,6 @@ export interface EgressContext {
 }
 
 const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
-const DEFAULT_PORTS = new Set([80, 443]);
 
 const CLASS_NOTE: Partial<Record<HostClass, string>> = {
   metadata: " (a cloud metadata service: it hands this machine's credentials to any caller)",
@@ -26,19 +26,6 @@ const CLASS_NOTE: Partial<Record<HostClass, string>> = {
   loopback: " (this machine)",
   private: " (the local network)",
 };
-
-/** A destination in words: `attacker.example`, `owner/repo on github.com`, `+1 555 0100`. */
-export function describeDestination(d: Destination): string {
-  const port = d.port !== undefined && !DEFAULT_PORTS.has(d.port) ? `:${d.port}` : "";
-  const place =
-    d.host !== undefined
-      ? `${d.host}${port}`
-      : d.service === "its server"
-        ? "the tool's own server"
-        : d.service;
-  if (d.recipient === undefined) return place ?? "an unnamed destination";
-  return place === undefined ? d.recipient : `${d.recipient} on ${place}`;
-}
 
 /** The destinations an effect may reach: its own, and every reading of its URL. */
 export function destinationsReached(effect: Effect): Destination[] {
