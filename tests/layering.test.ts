@@ -73,7 +73,7 @@ const ALLOWED: Record<string, string[]> = {
   "core/secrets": ["core/taint"],
   "core/pins": ["core/json", "core/text"],
   "core/replay": ["core/text"],
-  "core/taint": ["core/gate", "core/judge", "core/policy"],
+  "core/taint": ["core/gate", "core/judge", "core/policy", "core/text"],
   "core/judge": [
     "core/effects",
     "core/gate",

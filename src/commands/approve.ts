@@ -3,6 +3,7 @@ import { compareToolsDetailed } from "../core/pins/compare.js";
 import { buildEntry, diffEntry, type LiveServer } from "../core/pins/entry.js";
 import { escapeForTerminal } from "../core/pins/escape.js";
 import { formatLockPath, identityFor } from "../core/pins/lock.js";
+import { lookAlikeGroups, lookAlikeSentence } from "../core/pins/lookalike.js";
 import { formatFirstApproval, formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
 import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../config/lock-file.js";
 import { probeServer, ProbeError, ProbeInterrupted } from "../relay/process/probe.js";
@@ -129,14 +130,32 @@ async function approve(o: Options): Promise<number> {
     tools: probed.tools,
     prompts: probed.prompts,
     resourceTemplates: probed.resourceTemplates,
+    resources: probed.resources,
   };
   const info = probed.serverInfo as { name?: unknown; version?: unknown } | null;
   out(
     `probed ${escapeForTerminal(identity)}: ${escapeForTerminal(`${String(info?.name ?? "?")} ${String(info?.version ?? "")}`.trim())}, ` +
       `protocol ${escapeForTerminal(probed.protocolVersion)}, ${probed.tools.length} tools` +
       (probed.prompts ? `, ${probed.prompts.length} prompts` : "") +
-      (probed.resourceTemplates ? `, ${probed.resourceTemplates.length} resource templates` : ""),
+      (probed.resourceTemplates ? `, ${probed.resourceTemplates.length} resource templates` : "") +
+      (probed.resources ? `, ${probed.resources.length} resources` : ""),
   );
+
+  // Look-alike names are flagged on every run, with their code points: they print as one name,
+  // and the relay refuses a call to either unless the lock pins it by that exact name.
+  const names = probed.tools.flatMap((t) =>
+    t !== null && typeof t === "object" && typeof (t as Record<string, unknown>)["name"] === "string"
+      ? [(t as Record<string, unknown>)["name"] as string]
+      : [],
+  );
+  for (const group of lookAlikeGroups(names))
+    for (const l of formatReport([
+      {
+        text: `${lookAlikeSentence(group)}: check each is the tool you mean before approving (approved names are pinned exactly)`,
+        severity: "high",
+      },
+    ]))
+      out(`warning:${l}`);
 
   const old = Object.hasOwn(lock.servers, identity) ? lock.servers[identity] : undefined;
   let lines: ReportLine[] = [];

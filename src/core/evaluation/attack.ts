@@ -6,6 +6,7 @@ import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { JudgeEnvironment } from "../policy/api.js";
 import { pinTool } from "../pins/pin.js";
 import { PinState } from "../pins/state.js";
+import { LookAlikes } from "../pins/lookalike.js";
 import { classify, idKey, isRecord, toolOf } from "../replay/messages.js";
 import { readClientFrame, type ClientFrame } from "../wire/client-frame.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
@@ -65,7 +66,10 @@ function clientCanBeAsked(s: Scenario): boolean {
 /** Run one visible scenario at one level. */
 export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory): ScenarioRun {
   const judge = makeJudge(judgeEnvironment(s));
-  const pins = s.approved ? new PinState(approvedPins(s, s.approved)) : undefined;
+  const approved = s.approved ? approvedPins(s, s.approved) : undefined;
+  const pins = approved ? new PinState(approved) : undefined;
+  // The relay reads every listing for look-alike names, with a lock or without (decision 0092).
+  const names = new LookAlikes(approved === undefined ? undefined : new Set(approved.keys()));
   const canAsk = clientCanBeAsked(s);
   const pending = new Map<string, { method: string; params: unknown }>();
   const refused = new Set<string>();
@@ -83,6 +87,8 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
       pending.delete(key);
       if (!req || refused.has(key)) continue; // a refused call never reached the server
       const body = msg.body["result"];
+      if (req.method === "tools/list" && isRecord(body) && Array.isArray(body["tools"]))
+        names.observeList(body["tools"]);
       if (req.method === "tools/list" && pins && isRecord(body) && Array.isArray(body["tools"])) {
         pins.observeList(body["tools"], {
           first: !isRecord(req.params) || req.params["cursor"] === undefined,
@@ -117,7 +123,10 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
     let worst: { outcome: ScenarioRun["outcome"]; decision: Decision } | undefined;
     for (const call of read.calls) {
       const tool = toolOf(call.method, call.params);
-      const pin = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };
+      const pinned = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };
+      const alike =
+        call.method === "tools/call" && tool !== undefined ? names.checkCall(tool) : { ok: true as const };
+      const pin = pinned.ok ? alike : pinned;
       const decision: Decision = pin.ok
         ? judge.judge(call.method, call.params, call.problem)
         : { verdict: "deny", rule: "pin", reason: pin.reason, effects: [], tainted: judge.tainted };

@@ -1,6 +1,6 @@
 import { canonicalHash, canonicalJson } from "../json/jcs.js";
 import { compareToolsDetailed, type DetailedToolChange } from "./compare.js";
-import { pinItem, pinTool, PROMPT_KEYS, TEMPLATE_KEYS } from "./pin.js";
+import { pinItem, pinTool, PROMPT_KEYS, RESOURCE_KEYS, TEMPLATE_KEYS } from "./pin.js";
 import { approvedTools, lockToolFromPin, type LockEntry } from "./lock.js";
 import type { Finding } from "./severity.js";
 
@@ -13,6 +13,7 @@ export interface LiveServer {
   tools: readonly unknown[];
   prompts?: readonly unknown[] | undefined;
   resourceTemplates?: readonly unknown[] | undefined;
+  resources?: readonly unknown[] | undefined;
 }
 
 export type BuiltEntry = { ok: true; entry: LockEntry } | { ok: false; problems: string[] };
@@ -29,11 +30,16 @@ export function buildEntry(live: LiveServer): BuiltEntry {
     else entries.push([r.pin.name, lockToolFromPin(r.pin)]);
   }
   Object.assign(tools, Object.fromEntries(entries));
-  const items = (list: readonly unknown[] | undefined, keys: readonly string[], what: string) => {
+  const items = (
+    list: readonly unknown[] | undefined,
+    keys: readonly string[],
+    what: string,
+    keyField = "name",
+  ) => {
     if (list === undefined) return undefined;
     const out: [string, Record<string, unknown> & { hash: string }][] = [];
     for (const item of list) {
-      const r = pinItem(item, keys);
+      const r = pinItem(item, keys, keyField);
       if (!r.ok) problems.push(`${what} "${r.name || "(unnamed)"}": ${r.error}`);
       else if (out.some(([n]) => n === r.name)) problems.push(`${what} "${r.name}": listed twice`);
       else
@@ -46,6 +52,7 @@ export function buildEntry(live: LiveServer): BuiltEntry {
   };
   const prompts = items(live.prompts, PROMPT_KEYS, "prompt");
   const resourceTemplates = items(live.resourceTemplates, TEMPLATE_KEYS, "resource template");
+  const resources = items(live.resources, RESOURCE_KEYS, "resource", "uri");
   if (problems.length > 0) return { ok: false, problems };
   const [command = "", ...args] = live.argv;
   return {
@@ -60,6 +67,7 @@ export function buildEntry(live: LiveServer): BuiltEntry {
       tools,
       ...(prompts !== undefined ? { prompts } : {}),
       ...(resourceTemplates !== undefined ? { resourceTemplates } : {}),
+      ...(resources !== undefined ? { resources } : {}),
     },
   };
 }
@@ -110,6 +118,7 @@ export function diffEntry(
   }
   diffItems(approved.prompts, live.prompts, PROMPT_KEYS, "prompt", server);
   diffItems(approved.resourceTemplates, live.resourceTemplates, TEMPLATE_KEYS, "resource template", server);
+  diffItems(approved.resources, live.resources, RESOURCE_KEYS, "resource", server, "uri");
   return { server, tools: compareToolsDetailed(approvedTools(approved), live.tools) };
 }
 
@@ -119,11 +128,12 @@ function diffItems(
   keys: readonly string[],
   what: string,
   out: Finding[],
+  keyField = "name",
 ): void {
   const then = new Map(Object.entries(approved ?? {}));
   const seen = new Set<string>();
   for (const item of live ?? []) {
-    const r = pinItem(item, keys);
+    const r = pinItem(item, keys, keyField);
     if (!r.ok) {
       out.push({
         text: `${what} "${r.name || "(unnamed)"}" cannot be checked: ${r.error}`,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { canonicalHash, canonicalJson } from "../json/jcs.js";
-import { pinItem, pinTool, PROMPT_KEYS, TEMPLATE_KEYS, type ToolPin } from "./pin.js";
+import { pinItem, pinTool, PROMPT_KEYS, RESOURCE_KEYS, TEMPLATE_KEYS, type ToolPin } from "./pin.js";
 
 /**
  * The lock file's model: `{version: 1, servers: {<identity>: entry}}`. Pure: reading and
@@ -36,6 +36,15 @@ const LockTemplate = z.strictObject({
   hash: Hash,
 });
 
+export const LockResource = z.strictObject({
+  name: z.unknown().optional(),
+  title: z.unknown().optional(),
+  description: z.unknown().optional(),
+  mimeType: z.unknown().optional(),
+  annotations: z.unknown().optional(),
+  hash: Hash,
+});
+
 export const LockEntry = z.strictObject({
   command: z.string(),
   args: z.array(z.string()),
@@ -46,6 +55,8 @@ export const LockEntry = z.strictObject({
   tools: z.record(z.string(), LockTool),
   prompts: z.record(z.string(), LockPrompt).optional(),
   resourceTemplates: z.record(z.string(), LockTemplate).optional(),
+  /** Keyed by uri. */
+  resources: z.record(z.string(), LockResource).optional(),
 });
 
 export const LockFile = z.strictObject({
@@ -117,12 +128,13 @@ export function hashProblems(lock: LockFile): HashProblem[] {
       if (recomputed !== t.hash)
         out.push({ at: [...base, "tools", name], field: "hash", recomputed, stored: t.hash });
     }
-    for (const [group, keys] of [
-      ["prompts", PROMPT_KEYS],
-      ["resourceTemplates", TEMPLATE_KEYS],
+    for (const [group, keys, keyField] of [
+      ["prompts", PROMPT_KEYS, "name"],
+      ["resourceTemplates", TEMPLATE_KEYS, "name"],
+      ["resources", RESOURCE_KEYS, "uri"],
     ] as const) {
       for (const [name, item] of Object.entries(entry[group] ?? {})) {
-        const r = pinItem({ ...item, name }, keys);
+        const r = pinItem({ ...item, [keyField]: name }, keys, keyField);
         const recomputed = r.ok ? r.hash : `(cannot be computed: ${r.error})`;
         if (recomputed !== item.hash)
           out.push({ at: [...base, group, name], field: "hash", recomputed, stored: item.hash });
@@ -153,7 +165,8 @@ export function formatLockPath(at: readonly (string | number)[]): string {
       at[i - 1] === "servers" ||
       at[i - 1] === "tools" ||
       at[i - 1] === "prompts" ||
-      at[i - 1] === "resourceTemplates";
+      at[i - 1] === "resourceTemplates" ||
+      at[i - 1] === "resources";
     if (typeof part === "number") s += `[${part}]`;
     else if (named) s += key(part);
     else s += s === "" ? part : `.${part}`;
@@ -195,6 +208,7 @@ export function serializeLock(lock: LockFile): string {
         tools: sortRecord(e.tools),
         ...(e.prompts !== undefined ? { prompts: sortRecord(e.prompts) } : {}),
         ...(e.resourceTemplates !== undefined ? { resourceTemplates: sortRecord(e.resourceTemplates) } : {}),
+        ...(e.resources !== undefined ? { resources: sortRecord(e.resources) } : {}),
       },
     ]),
   );

@@ -86,25 +86,34 @@ export function pinTool(tool: unknown): PinResult {
   return { ok: true, pin: { ...fields, hash } };
 }
 
-/** Pin a named item of another list (prompts, resource templates): its fields minus `_meta`. */
+/**
+ * Pin an item of another list (prompts, resource templates, resources): its fields minus
+ * `_meta`, keyed by `keyField` (`name`; a resource by its `uri`, which is unique where its name
+ * need not be). `name` in the result is the key's value.
+ */
 export function pinItem(
   item: unknown,
   keys: readonly string[],
+  keyField = "name",
 ):
   | { ok: true; name: string; fields: Record<string, unknown>; hash: string }
   | { ok: false; name: string; error: string } {
   if (!isObject(item))
     return { ok: false, name: "", error: `expected an object, got ${describeValue(item)}` };
-  const name = item["name"];
+  const name = item[keyField];
   if (typeof name !== "string" || name === "")
-    return { ok: false, name: "", error: `name: expected a non-empty string, got ${describeValue(name)}` };
+    return {
+      ok: false,
+      name: "",
+      error: `${keyField}: expected a non-empty string, got ${describeValue(name)}`,
+    };
   if (name === "__proto__")
-    return { ok: false, name, error: 'name: "__proto__" cannot be stored in a lock file' };
+    return { ok: false, name, error: `${keyField}: "__proto__" cannot be stored in a lock file` };
   const fields: Record<string, unknown> = {};
   // An absent key stays undefined here; canonical JSON (hash and lock text) leaves it out.
   for (const k of keys) fields[k] = item[k];
   try {
-    return { ok: true, name, fields, hash: canonicalHash({ name, ...fields }) };
+    return { ok: true, name, fields, hash: canonicalHash({ [keyField]: name, ...fields }) };
   } catch (err) {
     return { ok: false, name, error: `cannot be put in canonical form: ${(err as Error).message}` };
   }
@@ -112,3 +121,5 @@ export function pinItem(
 
 export const PROMPT_KEYS = ["title", "description", "arguments"] as const;
 export const TEMPLATE_KEYS = ["title", "uriTemplate", "description", "mimeType", "annotations"] as const;
+/** A resource is keyed by its uri; what a model reads of it is pinned (not its size, which changes with the content). */
+export const RESOURCE_KEYS = ["name", "title", "description", "mimeType", "annotations"] as const;

@@ -4,6 +4,7 @@
  * All work is bounded (MAX_TEXT characters per layer, MAX_LAYERS layers, MAX_ROUNDS of decoding),
  * because this runs on every response from a source server.
  */
+import { CONFUSABLES } from "../text/confusables.js";
 import { decodeIfText } from "./binary-run.js";
 
 export const MAX_TEXT = 256 * 1024;
@@ -21,43 +22,6 @@ export interface Layer {
 // Zero-width, soft hyphen, word joiners, BOM, bidi embeddings/overrides/isolates.
 const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-// Cyrillic and Greek letters that render like Latin ones.
-const CONFUSABLES: Record<string, string> = {
-  а: "a",
-  в: "b",
-  с: "c",
-  е: "e",
-  һ: "h",
-  і: "i",
-  ј: "j",
-  к: "k",
-  м: "m",
-  н: "h",
-  о: "o",
-  р: "p",
-  ѕ: "s",
-  т: "t",
-  у: "y",
-  х: "x",
-  ԁ: "d",
-  ԛ: "q",
-  ԝ: "w",
-  ӏ: "l",
-  α: "a",
-  β: "b",
-  ε: "e",
-  η: "n",
-  ι: "i",
-  κ: "k",
-  ν: "v",
-  ο: "o",
-  ρ: "p",
-  τ: "t",
-  υ: "u",
-  χ: "x",
-  γ: "y",
-  ω: "w",
-};
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "g");
 
 /** Folded, lower-case text with whitespace runs collapsed. */

@@ -17,7 +17,8 @@ import { serverFolders } from "../../platform/server-folders.js";
 import { ownFiles } from "./own-files.js";
 import { join } from "node:path";
 import { chainGates } from "./gate-chain.js";
-import { createPinGate } from "./pin-gate.js";
+import { createNameGate } from "./name-gate.js";
+import { createPinGate, pinnedNames } from "./pin-gate.js";
 import { readPolicy } from "../../config/policy-file.js";
 import { createPolicyGate } from "./policy-gate.js";
 import { fileTaintStore, sweepExpiredTaint, withSharedTaint } from "./shared-taint.js";
@@ -67,6 +68,14 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
       }),
     );
   }
+  const identity = identityFor(opts.name, opts.serverArgv);
+  gates.push(
+    createNameGate({
+      level,
+      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity) }),
+      approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
+    }),
+  );
   const resolver = createFsResolver();
   // The files this relay uses are never read or changed through the server it guards (0068).
   const own = ownFiles(

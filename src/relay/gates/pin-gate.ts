@@ -25,6 +25,13 @@ export interface PinGateOptions {
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The tool names the lock's entry for `identity` approves (empty when it has none). */
+export function pinnedNames(lockPath: string, identity: string): Set<string> {
+  const { lock } = loadLock(lockPath, { mustExist: true });
+  const entry = Object.hasOwn(lock.servers, identity) ? lock.servers[identity] : undefined;
+  return new Set(Object.keys(entry?.tools ?? {}));
+}
+
 export function createPinGate(opts: PinGateOptions): Gate {
   // Throws ConfigError (exit 78) for a missing, malformed or hand-edited lock.
   const { lock } = loadLock(opts.lockPath, { mustExist: true });

@@ -95,6 +95,7 @@ export interface ProbeResult {
   tools: unknown[];
   prompts?: unknown[];
   resourceTemplates?: unknown[];
+  resources?: unknown[];
 }
 
 export interface ProbeOptions {
@@ -345,5 +346,8 @@ async function talk(conn: Connection, version: string): Promise<ProbeResult> {
   // Templates are optional even for servers with resources: an error here means "none".
   if (capabilities["resources"] !== undefined)
     result.resourceTemplates = await listAll("resources/templates/list", "resourceTemplates", false);
+  // Resources are pinned like templates (issue 22): what a model reads of them is text too.
+  if (capabilities["resources"] !== undefined)
+    result.resources = await listAll("resources/list", "resources", false);
   return result;
 }

@@ -1,0 +1,41 @@
+// Letters that render like Latin ones. Used where text is read as a person reads it: the
+// injection scan's folding (src/core/taint/normalise.ts) and tool names that look alike
+// (src/core/pins/lookalike.ts). Lower-case forms; callers lower-case first.
+
+/** Cyrillic and Greek letters that render like a Latin letter. */
+export const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: "a",
+  в: "b",
+  с: "c",
+  е: "e",
+  һ: "h",
+  і: "i",
+  ј: "j",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  ѕ: "s",
+  т: "t",
+  у: "y",
+  х: "x",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  α: "a",
+  β: "b",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  γ: "y",
+  ω: "w",
+};
