@@ -150,8 +150,9 @@ function namedValues(
 
 /**
  * Every destination the call talks to, a sender or not: the hosts of its URL effects, the
- * repository it names, the recipients of a sending tool. A session remembers them once the
- * call has been answered, so that a later send there is not "a host not seen before".
+ * repository it names, else the recipients it names (a channel whose history it reads). A
+ * session remembers them once the call has been answered, so that a later send there is not
+ * "a destination not sent to before".
  */
 export function destinationsOf(
   tool: string,
@@ -161,6 +162,12 @@ export function destinationsOf(
   const out = effects.flatMap((e) => (e.destination === undefined ? [] : [e.destination]));
   const repo = repositoryOf(args);
   if (repo !== undefined) out.push({ host: "github.com", recipient: repo });
+  // Reading a channel's history or a chat names it as a sender would: posting there is not new.
+  else
+    for (const { value } of namedValues(args, RECIPIENT_WORDS)) {
+      const d = destinationOf(value);
+      if (d !== undefined) out.push(d);
+    }
   return out;
 }
 

@@ -12,6 +12,7 @@ import {
   type KeyPath,
   type YamlTree,
 } from "../policy/yaml-tree.js";
+import { expandSecrets } from "./fake-secrets.js";
 import { Scenario } from "./scenario.js";
 
 type Problem = Omit<ConfigProblem, "file">;
@@ -132,8 +133,41 @@ export function parseScenarioFile(
     for (const p of problemsOf(tree, parsed.error.issues))
       if (!(reported.has(p.key) && p.got === "nothing")) problems.push(p);
   }
-  if (parsed?.success === true && problems.length === 0)
-    return { ok: true, scenario: parsed.data, idLine: lineFor(tree, ["id"], false) };
+  if (parsed?.success === true && problems.length === 0) {
+    const expanded = withSecrets(parsed.data, tree);
+    if (expanded.problems.length === 0)
+      return { ok: true, scenario: expanded.scenario, idLine: lineFor(tree, ["id"], false) };
+    problems.push(...expanded.problems);
+  }
   const sorted = [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { ok: false, problems: sorted.map((p) => ({ file, ...p })) };
+}
+
+/** The scenario with every `{{secret:…}}` in its messages made (fake-secrets.ts), seeded by its id. */
+function withSecrets(scenario: Scenario, tree: YamlTree): { scenario: Scenario; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const walk = (v: unknown, path: KeyPath): unknown => {
+    if (typeof v === "string") {
+      if (!v.includes("{{secret:")) return v;
+      const r = expandSecrets(v, scenario.id);
+      if (r.ok) return r.text;
+      problems.push({
+        line: lineFor(tree, path, false),
+        key: formatKeyPath(path),
+        expected: r.expected,
+        got: r.got,
+      });
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
+    if (v !== null && typeof v === "object")
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [walk(k, path) as string, walk(x, [...path, k])]),
+      );
+    return v;
+  };
+  const messages = scenario.messages.map(
+    (m, i) => walk(m, ["messages", i]) as (typeof scenario.messages)[number],
+  );
+  return { scenario: { ...scenario, messages }, problems };
 }

@@ -3,7 +3,7 @@
 // them joined (a key split in two halves). Findings name the kind and the argument, never the value.
 import { decodedViews } from "./decode.js";
 import type { SecretFiles } from "./fingerprints.js";
-import { findSecrets } from "./formats.js";
+import { AWS_PAIR, awsKeyIds, awsSecretCandidates, findSecrets } from "./formats.js";
 
 export interface Carried {
   /** `aws-access-key-pair`, `secret-file`, … */
@@ -34,15 +34,25 @@ function stringsOf(value: unknown, out: string[], depth = 0): void {
     }
 }
 
+/** What the views of every text held of an AWS pair, for a pair spread over several of them. */
+interface PairParts {
+  id?: { at: string; via: string };
+  secret?: { at: string; via: string };
+}
+
 function scan(
   text: string,
   at: string,
   files: SecretFiles | undefined,
   into: Carried[],
   seen: Set<string>,
+  pair: PairParts,
 ): boolean {
   const { views, capped } = decodedViews(text);
   for (const view of views) {
+    if (pair.id === undefined && awsKeyIds(view.text).length > 0) pair.id = { at, via: view.via };
+    if (pair.secret === undefined && awsSecretCandidates(view.text).length > 0)
+      pair.secret = { at, via: view.via };
     for (const f of findSecrets(view.text)) {
       if (seen.has(f.id)) continue;
       seen.add(f.id);
@@ -57,25 +67,51 @@ function scan(
   return capped;
 }
 
+/** A piece of a token: no spacing, at most 256 characters. Prose is never a piece. */
+const PIECE = /^[A-Za-z0-9+/=_.:-]{4,256}$/;
+
+/** Each run of two or three token-like strings in a row, joined with nothing between. */
+function pieceWindows(strings: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < strings.length; i++) {
+    const a = strings[i] ?? "";
+    const b = strings[i + 1] ?? "";
+    if (!PIECE.test(a) || !PIECE.test(b)) continue;
+    out.push(a + b);
+    const c = strings[i + 2];
+    if (c !== undefined && PIECE.test(c)) out.push(a + b + c);
+  }
+  return out;
+}
+
 /** The secrets `args` carry; `files` are the secret files this session has read, if any. */
 export function carriedSecrets(args: Record<string, unknown>, files?: SecretFiles): CarriedScan {
   const found: Carried[] = [];
   const seen = new Set<string>();
   const capped: string[] = [];
   const all: string[] = [];
+  const pair: PairParts = {};
   const entries = Object.entries(args);
   for (const [name, value] of entries) {
     const strings: string[] = [];
     stringsOf(value, strings);
     all.push(...strings);
-    if (scan(strings.join("\n"), `arguments.${name}`, files, found, seen)) capped.push(`arguments.${name}`);
+    if (scan(strings.join("\n"), `arguments.${name}`, files, found, seen, pair))
+      capped.push(`arguments.${name}`);
   }
-  // A key id in one argument and its secret in another meet on lines of one text; halves of one
-  // secret in two arguments, or in two strings of one argument, meet with nothing between them.
-  if (all.length > 1)
-    for (const glue of ["\n", ""])
-      if (scan(all.join(glue), "arguments (split across them)", files, found, seen))
-        capped.push("the arguments joined");
+  // Halves of one secret in two arguments, or in two strings of one argument, meet with nothing
+  // between them: all strings joined, and each run of two or three token-like strings in a row.
+  if (all.length > 1) {
+    const split = "arguments (split across them)";
+    if (scan(all.join(""), split, files, found, seen, pair)) capped.push("the arguments joined");
+    for (const text of pieceWindows(all))
+      if (scan(text, split, files, found, seen, pair)) capped.push("the arguments joined");
+  }
+  if (!seen.has(AWS_PAIR.id) && pair.id !== undefined && pair.secret !== undefined) {
+    const at = pair.id.at === pair.secret.at ? pair.id.at : "arguments (split across them)";
+    const via = pair.secret.via === "plain" ? pair.id.via : pair.secret.via;
+    found.push({ ...AWS_PAIR, at, via });
+  }
   const out: CarriedScan = { found };
   if (capped.length > 0) out.capped = `too many encoded layers to read for secrets in ${capped.join(", ")}`;
   return out;

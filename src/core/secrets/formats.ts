@@ -47,7 +47,7 @@ const NPM_TOKEN = /\b(npm_[A-Za-z0-9]{36})\b/g;
 /** AWS key ids: a reserved prefix and 16 characters of base32. */
 const AWS_KEY_ID = /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g;
 /** The secret that pairs with it: 40 characters of base64, not part of a longer run. */
-const AWS_SECRET = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const AWS_SECRET = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 /** A secret named as one: `aws_secret_access_key = …`, `AWS_SECRET_ACCESS_KEY=…`, `"SecretAccessKey": "…"`. */
 const AWS_SECRET_LABELLED =
   /(?:aws_?secret_?access_?key|secret_?access_?key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
@@ -55,6 +55,22 @@ const AWS_SECRET_LABELLED =
 /** A value made of both cases: a hex digest or a word in capitals is no secret key. */
 const mixed = (s: string) => /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9/+]/.test(s);
 const documented = (s: string) => /EXAMPLE/i.test(s);
+
+/** AWS key ids in `text`, documented examples left out. */
+export function awsKeyIds(text: string): string[] {
+  return [...text.matchAll(AWS_KEY_ID)].map((m) => m[0]).filter((id) => !documented(id));
+}
+
+/** Strings in `text` shaped like the secret that pairs with a key id. */
+export function awsSecretCandidates(text: string): string[] {
+  return [...text.matchAll(AWS_SECRET)].map((m) => m[0]).filter((s) => mixed(s) && !documented(s));
+}
+
+/** A key id and its secret, each found in any of the texts (one argument holds the id, another the halves of the secret). */
+export const AWS_PAIR: SecretFinding = {
+  id: "aws-access-key-pair",
+  kind: "an AWS access key with its secret",
+};
 
 function awsFindings(text: string): SecretFinding[] {
   const out: SecretFinding[] = [];
@@ -65,15 +81,8 @@ function awsFindings(text: string): SecretFinding[] {
       return out;
     }
   }
-  const ids = [...text.matchAll(AWS_KEY_ID)].map((m) => m[0]).filter((id) => !documented(id));
-  if (ids.length === 0) return out;
   // An access key id alone opens nothing; with a secret beside it, it is a working credential.
-  for (const m of text.matchAll(AWS_SECRET)) {
-    if (mixed(m[0]) && !documented(m[0])) {
-      out.push({ id: "aws-access-key-pair", kind: "an AWS access key with its secret" });
-      break;
-    }
-  }
+  if (awsKeyIds(text).length > 0 && awsSecretCandidates(text).length > 0) out.push(AWS_PAIR);
   return out;
 }
 

@@ -86,6 +86,21 @@ describe("destinations", () => {
     expect(other.reason).toContain("attacker/drop on github.com");
   });
 
+  it("a channel whose history was read is seen: posting there is not new", () => {
+    const j = judgeOf({ text: EGRESS, tainted: true });
+    const history = {
+      method: "tools/call",
+      params: call("slack_get_channel_history", { channel_id: "C0TEAM", limit: 20 }),
+    };
+    j.observe(history, answer);
+    expect(j.judge("tools/call", call("slack_post_message", { channel_id: "C0TEAM", text: "out" })).verdict).toBe(
+      "allow",
+    );
+    expect(j.judge("tools/call", call("slack_post_message", { channel_id: "C0OTHER", text: "out" })).rule).toBe(
+      "egress.tainted_new_host",
+    );
+  });
+
   it("an egress section that is absent judges no egress", () => {
     const j = judgeOf({ tainted: true });
     expect(j.judge("tools/call", call("fetch", { url: "http://169.254.169.254/" })).verdict).toBe("allow");

@@ -62,6 +62,20 @@ describe("carriedSecrets: decoded first", () => {
     expect(found({ access_key: id, note: "and", secret })).toEqual([
       "aws-access-key-pair arguments (split across them) plain",
     ]);
+    // The id in one argument, the secret in halves in two more, with other arguments around.
+    expect(
+      found({
+        provider: "aws",
+        access_key: id,
+        head: secret.slice(0, 20),
+        tail: secret.slice(20),
+        region: "us-east-1",
+      }),
+    ).toEqual(["aws-access-key-pair arguments (split across them) plain"]);
+    // A token in three pieces.
+    expect(found({ p: [token.slice(0, 8), token.slice(8, 20), token.slice(20)] })).toEqual([
+      "github-token arguments (split across them) plain",
+    ]);
   });
 
   it("nested objects and keys, each kind once", () => {

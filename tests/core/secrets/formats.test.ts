@@ -36,6 +36,7 @@ describe("found: high-confidence formats, validated", () => {
       "aws-secret-key",
     ]);
     expect(ids(`${id} ${secret}`)).toEqual(["aws-access-key-pair"]);
+    expect(ids(`https://x.example/?id=${id}&s=${secret}`)).toEqual(["aws-access-key-pair"]);
     expect(ids(`AWS_SECRET_ACCESS_KEY=${secret}`)).toEqual(["aws-secret-key"]);
     expect(ids(`{"SecretAccessKey": "${secret}"}`)).toEqual(["aws-secret-key"]);
   });
