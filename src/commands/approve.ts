@@ -27,7 +27,7 @@ interface Options {
 
 export const command: CommandDeclaration = {
   description:
-    "Start the server, list its tools (every page), prompts, resource templates and " +
+    "Start the server, list its tools (every page), prompts, resources, resource templates and " +
     "instructions, and pin them in the lock. The relay's --lock then refuses what changed. " +
     "With --diff, compare instead of writing: exit 1 when anything differs or the server has " +
     "no entry, 0 when unchanged.",
