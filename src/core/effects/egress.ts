@@ -96,8 +96,9 @@ const MAIL = /^\s*[^\s@<>]+@[^\s@<>]+\s*$/;
 
 /** The key a destination is remembered by: host (or service) and recipient. */
 export function destinationKey(d: Destination): string {
-  const place = d.host ?? d.service ?? "";
-  return d.recipient === undefined ? place : `${place} ${d.recipient}`;
+  const place = d.host ?? d.service;
+  if (d.recipient === undefined) return place ?? "";
+  return place === undefined ? d.recipient : `${place} ${d.recipient}`;
 }
 
 /** A destination for one recipient value; undefined when the value names nobody. */

@@ -37,8 +37,12 @@ function stringsOf(value: unknown, out: string[], depth = 0): void {
 /** What the views of every text held of an AWS pair, for a pair spread over several of them. */
 interface PairParts {
   id?: { at: string; via: string };
-  secret?: { at: string; via: string };
+  /** Every view read, for the secret half: looked for only once an id was found somewhere. */
+  texts: Array<{ at: string; via: string; text: string }>;
 }
+
+/** The prefixes of AWS key ids: most text has none, and the id expression is not run on it. */
+const AWS_ID_MARK = /A[KS]IA|ABIA|ACCA/;
 
 function scan(
   text: string,
@@ -50,9 +54,9 @@ function scan(
 ): boolean {
   const { views, capped } = decodedViews(text);
   for (const view of views) {
-    if (pair.id === undefined && awsKeyIds(view.text).length > 0) pair.id = { at, via: view.via };
-    if (pair.secret === undefined && awsSecretCandidates(view.text).length > 0)
-      pair.secret = { at, via: view.via };
+    if (pair.id === undefined && AWS_ID_MARK.test(view.text) && awsKeyIds(view.text).length > 0)
+      pair.id = { at, via: view.via };
+    pair.texts.push({ at, via: view.via, text: view.text });
     for (const f of findSecrets(view.text)) {
       if (seen.has(f.id)) continue;
       seen.add(f.id);
@@ -90,7 +94,7 @@ export function carriedSecrets(args: Record<string, unknown>, files?: SecretFile
   const seen = new Set<string>();
   const capped: string[] = [];
   const all: string[] = [];
-  const pair: PairParts = {};
+  const pair: PairParts = { texts: [] };
   const entries = Object.entries(args);
   for (const [name, value] of entries) {
     const strings: string[] = [];
@@ -107,9 +111,13 @@ export function carriedSecrets(args: Record<string, unknown>, files?: SecretFile
     for (const text of pieceWindows(all))
       if (scan(text, split, files, found, seen, pair)) capped.push("the arguments joined");
   }
-  if (!seen.has(AWS_PAIR.id) && pair.id !== undefined && pair.secret !== undefined) {
-    const at = pair.id.at === pair.secret.at ? pair.id.at : "arguments (split across them)";
-    const via = pair.secret.via === "plain" ? pair.id.via : pair.secret.via;
+  const secret =
+    seen.has(AWS_PAIR.id) || pair.id === undefined
+      ? undefined
+      : pair.texts.find((t) => awsSecretCandidates(t.text).length > 0);
+  if (pair.id !== undefined && secret !== undefined) {
+    const at = pair.id.at === secret.at ? pair.id.at : "arguments (split across them)";
+    const via = secret.via === "plain" ? pair.id.via : secret.via;
     found.push({ ...AWS_PAIR, at, via });
   }
   const out: CarriedScan = { found };

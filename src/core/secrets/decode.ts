@@ -17,8 +17,16 @@ const MAX_ROUNDS = 3;
 const MAX_DECODED = 4 * 1024 * 1024;
 
 const PERCENT = /%[0-9a-fA-F]{2}/;
-/** 16 or more bytes of hex, each pair optionally written `\x67`, `0x67` or `%67`, or apart by `:`, `-`, `,` or a space. */
-const HEX_RUN = /(?:(?:\\x|0x)?[0-9a-fA-F]{2}[:, -]?){16,}/g;
+/**
+ * 16 or more bytes of hex: plain, each byte written `\x67` or `0x67`, or bytes apart by `:`,
+ * `-`, `,` or a space. Three expressions rather than one with optional parts: on prose, whose
+ * letters a to f are hex digits, the one with optional parts tried long matches everywhere.
+ */
+const HEX_RUNS = [
+  /[0-9a-fA-F]{32,}/g,
+  /(?:(?:\\x|0x)[0-9a-fA-F]{2}){16,}/g,
+  /(?:[0-9a-fA-F]{2}[:, -]){15,}[0-9a-fA-F]{2}/g,
+];
 const INVISIBLE_CHARS = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff";
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
 const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");
@@ -52,10 +60,11 @@ function children(text: string): Array<{ via: string; text: string }> {
     const decoded = decodeIfText(Buffer.from(run, "base64"));
     if (decoded !== undefined) out.push({ via: "base64", text: decoded });
   }
-  for (const m of text.matchAll(HEX_RUN)) {
-    const decoded = hexDecoded(m[0]);
-    if (decoded !== undefined) out.push({ via: "hex", text: decoded });
-  }
+  for (const re of HEX_RUNS)
+    for (const m of text.matchAll(re)) {
+      const decoded = hexDecoded(m[0]);
+      if (decoded !== undefined) out.push({ via: "hex", text: decoded });
+    }
   return out;
 }
 

@@ -162,8 +162,10 @@ const SEED_LENGTHS = [24, 21, 18, 15, 12];
  * repeats more than one.
  */
 function seedPhrases(text: string): SecretFinding[] {
-  const words = text.toLowerCase().split(/[^a-z]+/);
+  // One pass over the characters, cutting words out without copying the text: this runs on
+  // every string a call sends, and most are prose with runs of two or three list words.
   let run: string[] = [];
+  let from = -1;
   const check = (): boolean => {
     for (let start = 0; start + 12 <= run.length; start++) {
       for (const n of SEED_LENGTHS) {
@@ -174,14 +176,24 @@ function seedPhrases(text: string): SecretFinding[] {
     }
     return false;
   };
-  for (const w of [...words, ""]) {
-    if (WORDS.has(w)) {
-      run.push(w);
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) | 0x20 : 0; // ASCII letters folded to lower case
+    if (c >= 0x61 && c <= 0x7a) {
+      if (from < 0) from = i;
+      continue;
+    }
+    if (from < 0) continue;
+    const length = i - from;
+    const word = length >= 3 && length <= 8 ? text.slice(from, i).toLowerCase() : "";
+    from = -1;
+    if (WORDS.has(word)) {
+      run.push(word);
       continue;
     }
     if (run.length >= 12 && check()) return [{ id: "seed-phrase", kind: "a wallet seed phrase (BIP-39)" }];
     run = [];
   }
+  if (run.length >= 12 && check()) return [{ id: "seed-phrase", kind: "a wallet seed phrase (BIP-39)" }];
   return [];
 }
 
