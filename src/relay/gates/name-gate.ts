@@ -1,7 +1,7 @@
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
 import { foldedValues } from "../../core/json/key-fold.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
-import { LookAlikes, lookAlikeSentence } from "../../core/pins/lookalike.js";
+import { LookAlikes, lookAlikeSentence, withCodePoints } from "../../core/pins/lookalike.js";
 import type { Level } from "../../core/types.js";
 
 /**
@@ -49,7 +49,15 @@ export function createNameGate(opts: {
         if (!Array.isArray(tools)) continue;
         for (const group of names.observeList(tools)) {
           const sentence = lookAlikeSentence(group);
-          ctx.record("pin", { kind: "look-alike", tools: group, severity: "high", sentences: [sentence] });
+          // `tool` is for replay's PIN line: the names with their code points, which print apart.
+          const tool = group.map(withCodePoints).join(", ");
+          ctx.record("pin", {
+            kind: "look-alike",
+            tool,
+            tools: group,
+            severity: "high",
+            sentences: [sentence],
+          });
           ctx.announce(
             `pin: [high] ${escapeForTerminal(sentence)}; calls to them are refused unless pinned by exact name`,
           );
