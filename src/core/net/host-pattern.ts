@@ -12,7 +12,7 @@ export interface HostPattern {
 
 export type CompiledHostPattern = { ok: true; pattern: HostPattern } | { ok: false; expected: string };
 
-export const HOST_PATTERN_FORMS =
+const HOST_PATTERN_FORMS =
   "a host (example.com, 10.0.0.1, [::1]) optionally with :port, *.example.com, an address range (169.254.0.0/16, fe80::/10), <loopback>, <private>, <link-local>, <metadata>, <public> or *";
 
 const CLASSES: readonly HostClass[] = ["loopback", "private", "link-local", "metadata", "public"];

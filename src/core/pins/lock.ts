@@ -36,7 +36,7 @@ const LockTemplate = z.strictObject({
   hash: Hash,
 });
 
-export const LockResource = z.strictObject({
+const LockResource = z.strictObject({
   name: z.unknown().optional(),
   title: z.unknown().optional(),
   description: z.unknown().optional(),

@@ -29,7 +29,7 @@ const latin = (s: string) =>
  * glyph (`read_fiIe`, with a capital I, is `read_file`). A capital I is an i to the one and an
  * l to the other, so two names look alike when either form is equal.
  */
-export function skeletons(name: string): [string, string] {
+function skeletons(name: string): [string, string] {
   const plain = name.normalize("NFKC").replace(INVISIBLE, "");
   const glyphs = Array.from(plain, (c) => ASCII_ALIKE[c] ?? c).join("");
   return [latin(plain), latin(glyphs)];

@@ -12,7 +12,7 @@ import type { PolicyDocument } from "./schema.js";
 import type { KeyPath } from "./yaml-tree.js";
 
 export const PATH_LISTS: readonly PathList[] = ["deny", "confirm", "confirm_if_tainted", "deny_read"];
-export const HOST_LISTS: readonly HostList[] = ["deny_hosts", "confirm_hosts", "allow_hosts"];
+const HOST_LISTS: readonly HostList[] = ["deny_hosts", "confirm_hosts", "allow_hosts"];
 
 export interface PolicyProblem {
   path: KeyPath;

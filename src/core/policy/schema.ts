@@ -35,7 +35,7 @@ const RunsLaterSchema = z.strictObject({
   path_folders: verdict.optional(),
 });
 
-export const EgressSchema = z.strictObject({
+const EgressSchema = z.strictObject({
   deny_hosts: stringList.optional(),
   confirm_hosts: stringList.optional(),
   allow_hosts: stringList.optional(),

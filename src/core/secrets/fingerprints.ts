@@ -30,7 +30,7 @@ export function secretToken(token: string): boolean {
 const COARSE = /[\s"'`]+/;
 
 /** The secret-looking tokens of outgoing text: between spacing, between punctuation, and cut at slashes. */
-export function tokensOf(text: string): string[] {
+function tokensOf(text: string): string[] {
   const out: string[] = [];
   for (const t of text.split(COARSE)) if (secretToken(t) && SEPARATORS.test(t)) out.push(t);
   for (const t of text.split(SEPARATORS)) {

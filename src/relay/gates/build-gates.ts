@@ -72,7 +72,7 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   gates.push(
     createNameGate({
       level,
-      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity) }),
+      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity), lockPath: opts.lock }),
       approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
     }),
   );

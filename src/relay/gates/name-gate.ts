@@ -1,4 +1,5 @@
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
+import { denial, gateAnswer } from "../../core/gate/pipeline.js";
 import { foldedValues } from "../../core/json/key-fold.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
 import { LookAlikes, lookAlikeSentence, withCodePoints } from "../../core/pins/lookalike.js";
@@ -14,6 +15,8 @@ export function createNameGate(opts: {
   level: Level;
   /** The names the lock's entry approves, when a lock is in use. */
   pinned?: ReadonlySet<string>;
+  /** The lock in use, for the refusal's words. */
+  lockPath?: string;
   /** How to pin a name, for the refusal: the approve command line. */
   approve: string;
 }): Gate {
@@ -28,17 +31,23 @@ export function createNameGate(opts: {
       if (typeof tool !== "string") return { action: "forward" };
       const check = names.checkCall(tool);
       if (check.ok) return { action: "forward" };
-      const text = `effectgate refused the call to "${tool}": ${check.reason}. If it is the tool you mean, pin it with: ${opts.approve}`;
-      const decision = {
-        verdict: "deny" as const,
-        rule: "pins look-alike",
-        reason: text,
-        effects: [],
-        tainted: false,
-      };
-      const refused = opts.level !== "observe";
+      // A look-alike is refused as a pin is: the levels and the words are the pipeline's.
+      const answer = gateAnswer(
+        {
+          tool,
+          method: req.method,
+          params: req.params,
+          decision: denial("pins look-alike", check.reason, false),
+          level: opts.level,
+          policySource: opts.lockPath ?? "none (no --lock given)",
+          next: `pin the tool you mean by its exact name with: ${opts.approve}`,
+          denyKind: "pin",
+        },
+        false,
+      );
+      const refused = answer.action === "refuse";
       ctx.record("pin", { kind: "call", tool, id: req.id, reason: check.reason, level: opts.level, refused });
-      return refused ? { action: "refuse", text, decision } : { action: "forward", decision };
+      return answer;
     },
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
       if (seen.request.method !== "tools/list" || seen.cut === true) return;
