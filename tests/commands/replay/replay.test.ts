@@ -55,7 +55,7 @@ describe("replay transcript", () => {
 
   it("reports the torn line with its number and goes on", () => {
     const out = replay(["session.jsonl"], freshHome()).out;
-    expect(out).toMatch(/!! INVALID {2}line 11: not valid JSON/);
+    expect(out).toMatch(/\*\* INVALID {2}line 11: not valid JSON/);
     const after = out.slice(out.indexOf("line 11:"));
     expect(after).toContain('tools/call  id="3"  tool=write_file');
     expect(out).toContain("1 unreadable lines");
