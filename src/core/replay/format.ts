@@ -217,6 +217,7 @@ export function jsonRecords(
   sessions: readonly ReplaySession[],
   parts?: readonly string[],
   unreadable: readonly Unreadable[] = [],
+  itemsOf: (s: ReplaySession) => readonly ReplayItem[] = (s) => s.items,
 ): unknown[] {
   const out: unknown[] = [
     {
@@ -229,7 +230,7 @@ export function jsonRecords(
   ];
   for (const s of sessions) {
     out.push({ type: "session", file, sid: s.sid, start: s.start, header: s.header });
-    for (const item of s.items) out.push({ type: "item", file, sid: s.sid, ...item });
+    for (const item of itemsOf(s)) out.push({ type: "item", file, sid: s.sid, ...item });
     out.push({ type: "summary", file, sid: s.sid, ...s.summary.toJSON() });
   }
   return out;
