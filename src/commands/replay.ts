@@ -1,7 +1,7 @@
 // `effectgate replay [options] [LOG|DIR]`: a readable, deterministic transcript of session logs,
 // filtered and totalled, as text, JSON records or one HTML page.
 import { writeFileSync } from "node:fs";
-import { basename, dirname, relative } from "node:path";
+import { basename, relative } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
 import { GlobSet, globProblem } from "../core/policy/globs.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
@@ -12,9 +12,9 @@ import type { ReplaySession } from "../core/replay/replay-item.js";
 import { parseSince } from "../core/replay/since.js";
 import { addSession, emptyTotals, formatTotals } from "../core/replay/totals.js";
 import { buildTranscript } from "../core/replay/transcript.js";
-import type { LogEntry } from "../core/replay/entries.js";
 import { parseLogFileName } from "../log/naming.js";
-import { defaultSessionsDir, listLogs, tryReadLogFile, type ReadLine } from "../log/reader.js";
+import { defaultSessionsDir, listLogs, tryReadLogFile } from "../log/reader.js";
+import { partEntries, sessionParts, startOf, withLaterParts } from "../log/sessions.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { colourOption, htmlOption, useColour } from "./cli/values.js";
 
@@ -251,11 +251,8 @@ function chosenSession(s: ReplaySession, opts: Options): boolean {
 
 /** A log whose name says it started before `since` is not read at all. */
 function startedBefore(file: string, since: number | undefined): boolean {
-  if (since === undefined) return false;
-  const stamp = parseLogFileName(basename(file))?.stamp;
-  if (stamp === undefined) return false;
-  const iso = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13)}`;
-  return Date.parse(iso) < since;
+  const start = startOf(file);
+  return since !== undefined && start !== undefined && start < since;
 }
 
 /**
@@ -271,44 +268,4 @@ function nothingToReplay(opts: Options, path: string, exists: boolean): number {
   else if (exists) process.stdout.write(`no session logs (*.jsonl) in ${path}\n`);
   else process.stdout.write(`no sessions recorded at ${path} yet\n`);
   return EXIT.ok;
-}
-
-/** A log's entries; those of a later part of a rotated session say which part they are in. */
-function partEntries(file: string, entries: ReadLine[]): LogEntry[] {
-  const part = parseLogFileName(basename(file))?.part ?? 1;
-  return part === 1 ? entries : entries.map((e) => ({ ...e, part }));
-}
-
-const sessionOf = (file: string): string | undefined => {
-  const n = parseLogFileName(basename(file));
-  return n ? `${n.stamp}-${n.sid}-${n.name ?? ""}` : undefined;
-};
-
-/**
- * Files grouped by session: the parts of a rotated session (docs/log-format.md, "File names")
- * list right after their first part, so consecutive files with one stamp, sid and name are one
- * session, read in order as one transcript. Any other file stands alone.
- */
-function sessionParts(files: readonly string[]): string[][] {
-  const out: string[][] = [];
-  let last: string | undefined;
-  for (const file of files) {
-    const key = sessionOf(file);
-    const group = out[out.length - 1];
-    if (key !== undefined && key === last && group) group.push(file);
-    else out.push([file]);
-    last = key;
-  }
-  return out;
-}
-
-/** A first part named on its own comes with the later parts beside it. */
-function withLaterParts(file: string): string[] {
-  const key = sessionOf(file);
-  if (key === undefined || parseLogFileName(basename(file))?.part !== 1) return [file];
-  const beside = listLogs(dirname(file));
-  const later = (beside.kind === "folder" ? beside.files : []).filter(
-    (f) => sessionOf(f) === key && (parseLogFileName(basename(f))?.part ?? 1) > 1,
-  );
-  return [file, ...later];
 }

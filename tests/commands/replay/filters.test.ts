@@ -108,10 +108,8 @@ describe("replay colour", () => {
     const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { env, encoding: "utf8", timeout: 30_000 });
     return r.stdout;
   };
-  const { NO_COLOR: _unset, ...noNoColor } = process.env;
-
   it("colours refusals red on a terminal, and never on a pipe, with NO_COLOR or --no-color", () => {
-    const env = { ...box.env, ...noNoColor, EFFECTGATE_HOME: box.env["EFFECTGATE_HOME"] };
+    const env: NodeJS.ProcessEnv = { ...box.env };
     delete env["NO_COLOR"];
     const tty = onTty(env, "--refused");
     expect(tty).toMatch(/\x1b\[31m {2}\+\d:\d\d:\d\d\.\d{3} {2}!! REFUSED/);
