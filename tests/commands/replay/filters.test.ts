@@ -112,6 +112,7 @@ describe("replay colour", () => {
     const env: NodeJS.ProcessEnv = { ...box.env };
     delete env["NO_COLOR"];
     const tty = onTty(env, "--refused");
+    // eslint-disable-next-line no-control-regex -- the colour code is what is looked for
     expect(tty).toMatch(/\x1b\[31m {2}\+\d:\d\d:\d\d\.\d{3} {2}!! REFUSED/);
     expect(onTty({ ...env, NO_COLOR: "1" }, "--refused")).not.toContain("\x1b[");
     expect(onTty(env, "--refused", "--no-color")).not.toContain("\x1b[");
