@@ -3,8 +3,8 @@
 // rule with the ways out, and the last sessions drawn.
 import { htmlPage, LEGEND, sessionSection, type PageSession } from "../replay/html.js";
 import { htmlText as h } from "../text/html-text.js";
-import { exceptionAdvice, switchCommand, whyCommand } from "./advice.js";
-import { formatBytes, shortTime, type RuleGroup, type StatusReport } from "./report.js";
+import { exceptionAdvice, policyCopy, switchCommand, whyCommand } from "./advice.js";
+import { formatBytes, levelGroups, shortTime, type RuleGroup, type StatusReport } from "./report.js";
 
 function serversHtml(r: StatusReport): string {
   if (r.clients.length === 0) return '<p class="note">No client config found.</p>';
@@ -32,7 +32,9 @@ function serversHtml(r: StatusReport): string {
 }
 
 function groupHtml(g: RuleGroup, r: StatusReport): string {
-  const [what, ...steps] = exceptionAdvice(g.rule, g.policy, r.shippedPolicy, r.home);
+  const copy = policyCopy(r.shippedPolicy, r.home);
+  const what = exceptionAdvice(g.rule, g.policy, copy.file);
+  const steps = g.policy === "default" ? copy.steps : [];
   const first = g.calls[0];
   const why =
     first?.params !== undefined
@@ -56,14 +58,17 @@ function groupHtml(g: RuleGroup, r: StatusReport): string {
 export function statusPage(r: StatusReport, recent: readonly PageSession[]): string {
   const w = r.window;
   const l = r.logs;
+  const g = levelGroups(r);
   const levels = (["enforce", "strict"] as const).map((level) => {
-    const groups = w.refusedAt[level];
-    const total = groups.reduce((n, g) => n + g.calls.length, 0);
+    const groups = level === "enforce" ? g.enforce : g.strictMore;
+    const total = level === "enforce" ? g.enforceTotal : g.strictTotal;
     const rate = w[level];
+    const note = level === "strict" && g.enforceTotal > 0 ? "<p>The calls refused at enforce, and:</p>" : "";
     return (
       `<section class="level" data-level="${level}"><h2>At ${level}: ${total} ${total === 1 ? "call" : "calls"} would have been ${level === "strict" ? "refused or asked about" : "refused"}</h2>` +
       `<p class="meta">${h(rate.ok ? `${rate.perWeek.toFixed(1)} per week of active time (${rate.blocks} of ${rate.calls} calls)` : rate.why)}</p>` +
-      groups.map((g) => groupHtml(g, r)).join("\n") +
+      note +
+      groups.map((x) => groupHtml(x, r)).join("\n") +
       (total > 0 ? `<p>To switch: <code>${h(switchCommand(level))}</code></p>` : "") +
       "</section>"
     );

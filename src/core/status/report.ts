@@ -5,7 +5,7 @@
 import type { Flagged } from "../evaluation/benign.js";
 import type { Rate } from "../evaluation/active-time.js";
 import { escapeForTerminal as esc } from "../replay/escape.js";
-import { exceptionAdvice, switchCommand, whyCommand } from "./advice.js";
+import { exceptionAdvice, policyCopy, switchCommand, whyCommand } from "./advice.js";
 
 export interface ServerStatus {
   name: string;
@@ -168,6 +168,29 @@ export function formatStatus(r: StatusReport): string[] {
   return out;
 }
 
+/**
+ * The rule groups said at each level: at enforce every refusal; at strict only what enforce
+ * would not already refuse, so that nothing is said twice.
+ */
+export function levelGroups(r: StatusReport): {
+  enforce: RuleGroup[];
+  strictMore: RuleGroup[];
+  strictTotal: number;
+  enforceTotal: number;
+} {
+  const w = r.window;
+  const count = (gs: readonly RuleGroup[]) => gs.reduce((n, g) => n + g.calls.length, 0);
+  const strictMore = w.refusedAt.strict
+    .map((g) => ({ ...g, calls: g.calls.filter((c) => c.outcomes.enforce !== "refuse") }))
+    .filter((g) => g.calls.length > 0);
+  return {
+    enforce: w.refusedAt.enforce,
+    strictMore,
+    enforceTotal: count(w.refusedAt.enforce),
+    strictTotal: count(w.refusedAt.strict),
+  };
+}
+
 function formatWindow(r: StatusReport): string[] {
   const w = r.window;
   const out: string[] = [
@@ -177,36 +200,43 @@ function formatWindow(r: StatusReport): string[] {
   for (const n of w.notJudged)
     out.push(`  NOT JUDGED: ${plural(n.sessions, "session")} under policy ${esc(n.policy)}: ${esc(n.why)}`);
   for (const u of w.unreadable) out.push(`  UNREADABLE: ${esc(u.file)}: ${esc(u.why)}`);
-  for (const level of ["enforce", "strict"] as const) {
-    const groups = w.refusedAt[level];
-    const total = groups.reduce((n, g) => n + g.calls.length, 0);
-    const rate = w[level];
-    const per = rate.ok ? `; ${rate.perWeek.toFixed(1)} per week of active time` : "";
-    if (total === 0) {
-      out.push(
-        `  At ${level}: nothing would have been refused${level === "strict" ? " or asked about" : ""}.`,
-      );
-      continue;
-    }
+  const g = levelGroups(r);
+  const copy = policyCopy(r.shippedPolicy, r.home);
+  const rate = (level: "enforce" | "strict") => {
+    const x = w[level];
+    return x.ok ? `; ${x.perWeek.toFixed(1)} per week of active time` : "";
+  };
+  if (g.enforceTotal === 0) out.push("  At enforce: nothing would have been refused.");
+  else {
+    out.push(`  At enforce, ${plural(g.enforceTotal, "call")} would have been refused${rate("enforce")}:`);
+    for (const group of g.enforce) out.push(...formatGroup(group, copy.file));
     out.push(
-      `  At ${level}, ${plural(total, "call")} would have been ${level === "strict" ? "refused or asked about" : "refused"}${per}:`,
+      `    To switch: ${switchCommand("enforce")}   (every wrapped server; the client starts it anew)`,
     );
-    for (const g of groups) out.push(...formatGroup(g, r));
-    out.push(`    To switch: ${switchCommand(level)}   (every wrapped server; the client starts it anew)`);
   }
+  if (g.strictTotal === 0) out.push("  At strict: nothing would have been refused or asked about.");
+  else {
+    const more = g.strictMore.reduce((n, x) => n + x.calls.length, 0);
+    out.push(
+      `  At strict, ${plural(g.strictTotal, "call")} would have been refused or asked about${rate("strict")}${g.enforceTotal > 0 ? `: those above${more > 0 ? ", and" : ""}` : ":"}`,
+    );
+    for (const group of g.strictMore) out.push(...formatGroup(group, copy.file));
+    out.push(`    To switch: ${switchCommand("strict")}`);
+  }
+  const usesDefault = [...g.enforce, ...g.strictMore].some((x) => x.policy === "default");
+  if (usesDefault)
+    out.push("  To make your copy of the policy and run with it:", ...copy.steps.map((s) => `    ${esc(s)}`));
   return out;
 }
 
-function formatGroup(g: RuleGroup, r: StatusReport): string[] {
+function formatGroup(g: RuleGroup, copy: string): string[] {
   const out = [`    ${esc(g.rule)}  ${plural(g.calls.length, "call")}  (policy ${esc(g.policy)})`];
   for (const c of g.calls.slice(0, CALLS_SHOWN))
     out.push(
       `      ${shortTime(c.t)}  ${esc(c.server ?? "(no name)")}  ${esc(c.tool ?? c.method)}  ${esc(c.effect ?? c.reason)}${c.tainted ? "  (tainted)" : ""}`,
     );
   if (g.calls.length > CALLS_SHOWN) out.push(`      … and ${g.calls.length - CALLS_SHOWN} more`);
-  const [what, ...steps] = exceptionAdvice(g.rule, g.policy, r.shippedPolicy, r.home);
-  out.push(`      To allow it: ${esc(what ?? "")}`);
-  for (const s of steps) out.push(`        ${esc(s)}`);
+  out.push(`      To allow it: ${esc(exceptionAdvice(g.rule, g.policy, copy))}`);
   const first = g.calls[0];
   if (first?.params !== undefined)
     out.push(

@@ -47,7 +47,9 @@ describe("effectgate status", () => {
 
   it("says the logs' size and retention, and that they hold secrets", () => {
     const out = cli(box, ["status"]).stdout;
-    expect(out).toMatch(/1 session, [\d.]+ KiB, the oldest from \d{4}-\d\d-\d\d \d\d:\d\d\. They hold everything/);
+    expect(out).toMatch(
+      /1 session, [\d.]+ KiB, the oldest from \d{4}-\d\d-\d\d \d\d:\d\d\. They hold everything/,
+    );
     expect(out).toContain("secrets included");
     expect(out).toContain("Sessions older than 30 days are deleted when a relay starts (the default");
     const kept = cli({ ...box, env: { ...box.env, EFFECTGATE_KEEP_DAYS: "0" } }, ["status"]).stdout;
@@ -89,7 +91,17 @@ describe("effectgate status", () => {
     writeFileSync(to, readFileSync(from, "utf8").replace(/^\s+- "~\/\.ssh\/\*\*".*$/m, ""));
     const args = JSON.stringify({ path: ssh, content: "x" });
     expect(cli(box, ["check", "--tool", "write_file", "--args", args, "--home", box.home]).code).toBe(3);
-    const after = cli(box, ["check", "--policy", to, "--tool", "write_file", "--args", args, "--home", box.home]);
+    const after = cli(box, [
+      "check",
+      "--policy",
+      to,
+      "--tool",
+      "write_file",
+      "--args",
+      args,
+      "--home",
+      box.home,
+    ]);
     expect(after.code).toBe(0);
     unlinkSync(to);
   });
