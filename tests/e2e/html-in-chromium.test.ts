@@ -102,9 +102,9 @@ describe.skipIf(!present)("HTML pages in headless Chromium", () => {
     const refused = page.locator('[data-refused="true"]');
     expect(await refused.count()).toBeGreaterThanOrEqual(3); // the call, the refusal, the answer
     const refusal = page.locator("details.refusal").first();
-    expect(await refusal.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await refusal.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
     await refusal.locator("summary").click();
-    expect(await refusal.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await refusal.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(true);
     const text = await refusal.innerText();
     expect(text).toContain(`write ${join(box.home, ".ssh", "authorized_keys")}`);
     expect(text).toContain("paths.deny ~/.ssh/**");
