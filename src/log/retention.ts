@@ -8,8 +8,8 @@ import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseLogFileName, stampTime } from "./naming.js";
 
-export const KEEP_VAR = "EFFECTGATE_KEEP_DAYS";
-export const DEFAULT_KEEP_DAYS = 30;
+const KEEP_VAR = "EFFECTGATE_KEEP_DAYS";
+const DEFAULT_KEEP_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 export type KeepSetting = { ok: true; days: number | null; from: string } | { ok: false; problem: string };

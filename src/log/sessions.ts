@@ -4,7 +4,7 @@ import { basename, dirname } from "node:path";
 import { parseLogFileName, stampTime } from "./naming.js";
 import { listLogs, type ReadLine } from "./reader.js";
 
-export const sessionOf = (file: string): string | undefined => {
+const sessionOf = (file: string): string | undefined => {
   const n = parseLogFileName(basename(file));
   return n ? `${n.stamp}-${n.sid}-${n.name ?? ""}` : undefined;
 };

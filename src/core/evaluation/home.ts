@@ -6,7 +6,7 @@ import type { Platform } from "../types.js";
 import { defaultMachine } from "./scenario.js";
 
 /** The home folder a cwd lies in (`/home/ana/x` → `/home/ana`), if it lies in a usual one. */
-export function homeOfCwd(platform: Platform, cwd: string): string | undefined {
+function homeOfCwd(platform: Platform, cwd: string): string | undefined {
   const patterns: Record<Platform, RegExp> = {
     linux: /^(\/home\/[^/]+|\/root)(?:\/|$)/,
     darwin: /^(\/Users\/[^/]+)(?:\/|$)/,

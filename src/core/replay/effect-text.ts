@@ -2,7 +2,7 @@
 import { isRecord } from "./messages.js";
 
 /** At most this many effects are shown per call; the rest are counted. */
-export const EFFECTS_SHOWN = 3;
+const EFFECTS_SHOWN = 3;
 
 /**
  * `read /home/u/p/a.md`, `write ~/.bashrc`, `exec "npm test"`: the operation, then the

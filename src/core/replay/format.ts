@@ -30,7 +30,7 @@ const COLOURS: Partial<Record<Marker | "UNREADABLE" | "refused" | "heading", str
   heading: "1",
 };
 
-export function paint(line: string, key: keyof typeof COLOURS | undefined, style: Style): string {
+function paint(line: string, key: keyof typeof COLOURS | undefined, style: Style): string {
   const sgr = key === undefined ? undefined : COLOURS[key];
   return style.colour && sgr !== undefined ? `\x1b[${sgr}m${line}\x1b[0m` : line;
 }

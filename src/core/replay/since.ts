@@ -7,7 +7,7 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 const SPAN = /^(\d{1,6})([mhdw])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-export const SINCE_EXPECTED =
+const SINCE_EXPECTED =
   "a span back from now (30m, 12h, 7d, 2w) or an ISO date or date-time in UTC (2026-11-02, 2026-11-02T09:00)";
 
 /** Milliseconds since the epoch; `now` is passed in (core reads no clock). */

@@ -3,7 +3,7 @@
 import { checkCommand } from "../gate/refusal-text.js";
 
 /** Quote for a POSIX shell, only when needed: the lines must be pasteable. */
-export function shellWord(s: string): string {
+function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -118,7 +118,7 @@ export const shortTime = (iso: string | null): string =>
   iso === null ? "?" : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
 /** Flagged calls shown per rule; the rest are counted. */
-export const CALLS_SHOWN = 5;
+const CALLS_SHOWN = 5;
 
 function serverLine(s: ServerStatus): string {
   const name = esc(s.name);
