@@ -9,6 +9,7 @@ import { ECHO, echoSession, tool } from "../../helpers/relay-sessions.js";
 let box: ReturnType<typeof sandbox>;
 let sessions: string;
 let ssh: string;
+let firstStderr: string;
 
 beforeAll(async () => {
   box = sandbox();
@@ -27,11 +28,11 @@ beforeAll(async () => {
     }),
   );
   // At observe everything reaches the server; enforce would refuse the key, strict the manifest too.
-  await echoSession(box, { level: "observe", name: "fs" }, [
+  ({ stderr: firstStderr } = await echoSession(box, { level: "observe", name: "fs" }, [
     tool(3, "write_file", { path: ssh, content: "ssh-ed25519 AAAA attacker" }),
     tool(4, "write_file", { path: join(box.dir, "package.json"), content: "{}" }),
     tool(5, "read_file", { path: join(box.dir, "notes.md") }),
-  ]);
+  ]));
 }, 60_000);
 
 afterAll(() => rmSync(box.dir, { recursive: true, force: true }));
@@ -43,6 +44,21 @@ describe("effectgate status", () => {
     expect(r.stdout).toContain(`claude-code  ${join(box.home, ".claude.json")}`);
     expect(r.stdout).toContain("    fs  level observe  policy default  lock none");
     expect(r.stdout).toContain("    plain  NOT WRAPPED: its calls are not judged (effectgate install)");
+  });
+
+  it("is what the first session at observe points to, and names the same switch", () => {
+    // The relay's notice (src/core/gate/observe-notice.ts): "see what it would have refused
+    // with effectgate status, then run effectgate install --level enforce ...".
+    const notice =
+      /see what it would have refused with effectgate (\S+), then run (effectgate install --level enforce)/.exec(
+        firstStderr,
+      );
+    expect(notice, firstStderr).not.toBeNull();
+    const [, command, how] = notice as unknown as [string, string, string];
+    const r = cli(box, [command]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("At enforce, 1 call would have been refused");
+    expect(r.stdout).toContain(`To switch: ${how}`);
   });
 
   it("says the logs' size and retention, and that they hold secrets", () => {
