@@ -54,6 +54,7 @@ const CORE = [
   "core/taint",
   "core/judge",
   "core/evaluation",
+  "core/status",
 ];
 const ALLOWED: Record<string, string[]> = {
   // Readers of bytes and JSON: nothing that judges.
@@ -93,6 +94,8 @@ const ALLOWED: Record<string, string[]> = {
     "core/replay",
     "core/wire",
   ],
+  // status: what would have been refused, grouped, with the ways out; drawn like replay.
+  "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
   platform: ["core/paths"],
   log: ["platform"],
   clients: ["core/json", "platform"],

@@ -2,7 +2,7 @@
 // over recorded benign sessions. Reading files and the policy happens here; the counting is in
 // src/core/evaluation/.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, EXIT, UsageError, type ConfigProblem } from "../core/errors.js";
 import { createSessionJudge } from "../core/judge/session.js";
@@ -10,8 +10,6 @@ import type { CompiledPolicy, JudgeEnvironment } from "../core/policy/api.js";
 import type { PlatformProfile } from "../core/paths/api.js";
 import { evaluateBenign, type BenignReport, type BenignSession } from "../core/evaluation/benign.js";
 import { parseExcludeFile } from "../core/evaluation/exclude.js";
-import { inferHome } from "../core/evaluation/home.js";
-import { mapResolver, syntheticProfile } from "../core/evaluation/machine.js";
 import { evaluateAttacks, type RecallReport } from "../core/evaluation/recall.js";
 import { formatBenign, formatRecall } from "../core/evaluation/report.js";
 import { thresholdFailures } from "../core/evaluation/thresholds.js";
@@ -19,13 +17,13 @@ import type { Scenario } from "../core/evaluation/scenario.js";
 import { parseScenarioFile } from "../core/evaluation/scenario-file.js";
 import { escapeForTerminal, terminalSafeJson } from "../core/replay/escape.js";
 import { listLogs, tryReadLogFile } from "../log/reader.js";
+import { benignEnvironment, thisPlatform } from "./benign-environment.js";
+import { progressLine } from "./progress.js";
 import { readPolicy } from "../config/policy-file.js";
 import { parseCount, parseFraction } from "../core/evaluation/options.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { policyOption } from "./cli/values.js";
 
-/** Progress lines on a terminal's stderr from this many log files on. */
-const PROGRESS_FROM = 20;
 const CORPUS = fileURLToPath(new URL("../../corpus/", import.meta.url));
 
 /** Policies compiled once per machine profile: patterns depend on home and platform. */
@@ -95,23 +93,19 @@ interface UnreadableLog {
   why: string;
 }
 
-function readBenign(
-  path: string,
-  progress: boolean,
-): { sessions: BenignSession[]; unreadable: UnreadableLog[] } {
+function readBenign(path: string): { sessions: BenignSession[]; unreadable: UnreadableLog[] } {
   const listing = listLogs(path);
   if (listing.kind === "missing")
     throw new UsageError(`--benign: expected a log file or folder, got "${path}", which does not exist`);
   if (listing.kind === "unreadable")
     throw new UsageError(`--benign: expected a readable log file or folder, got "${path}": ${listing.why}`);
   const files = listing.files;
-  const show = progress && files.length >= PROGRESS_FROM;
+  const progress = progressLine(process.stderr, "reading logs");
   const sessions: BenignSession[] = [];
   const unreadable: UnreadableLog[] = [];
   files.forEach((file, i) => {
-    if (show) process.stderr.write(`\reval: reading logs ${i + 1}/${files.length}`);
+    progress.set(i, files.length);
     const got = tryReadLogFile(file);
-    if (show && i === files.length - 1) process.stderr.write("\n");
     if (got.ok) return void sessions.push({ file: basename(file), entries: got.lines });
     // The one file named is the whole input: a usage error, as for a missing one.
     if (listing.kind === "file")
@@ -121,6 +115,7 @@ function readBenign(
       `effectgate: eval: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,
     );
   });
+  progress.end();
   return { sessions, unreadable };
 }
 
@@ -133,6 +128,7 @@ interface Options {
   maxBlocksPerWeek?: number;
   exclude: string[];
   excludeFile: string[];
+  home?: string;
 }
 
 export const command: CommandDeclaration = {
@@ -177,12 +173,24 @@ export const command: CommandDeclaration = {
       default: "none",
       repeatable: true,
     },
+    {
+      flags: "--home <dir>",
+      meaning:
+        "the home folder of benign sessions whose working folder is not in one (your own logs: your home)",
+      default: "read off each session's working folder, else /home/user",
+      parse: (text) => {
+        if (!isAbsolute(text))
+          throw new UsageError(`expected an absolute folder, got ${JSON.stringify(text)}`);
+        return text;
+      },
+    },
     { flags: "--json", meaning: "one JSON document instead of text", default: "off" },
   ],
   examples: [
     { command: "effectgate eval", says: "the shipped policy over both shipped corpora" },
     {
-      command: "effectgate eval --policy team.yaml --benign ~/.effectgate/sessions --max-blocks-per-week 1",
+      command:
+        "effectgate eval --policy team.yaml --benign ~/.effectgate/sessions --home ~ --max-blocks-per-week 1",
       says: "your own policy over your own sessions, failing above one block a week",
     },
     {
@@ -224,25 +232,28 @@ async function evaluate(opts: Options): Promise<number> {
 
   let attack: RecallReport | undefined;
   let benign: BenignReport | undefined;
-  if (attackDir !== undefined) attack = evaluateAttacks(loadScenarios(attackDir), makeJudge);
+  if (attackDir !== undefined) {
+    const progress = progressLine(process.stderr, "playing attack scenarios");
+    attack = evaluateAttacks(loadScenarios(attackDir), (env) => {
+      progress.tick();
+      return makeJudge(env);
+    });
+    progress.end();
+  }
   let unreadable: UnreadableLog[] = [];
   if (benignPath !== undefined) {
-    const read = readBenign(benignPath, process.stderr.isTTY === true);
+    const read = readBenign(benignPath);
     const sessions = read.sessions;
     unreadable = read.unreadable;
+    const progress = progressLine(process.stderr, "judging sessions");
     benign = evaluateBenign(
       sessions,
       makeJudge,
-      (h) => {
-        const profile = syntheticProfile(h.platform, inferHome(h.platform, h.cwd), h.cwd);
-        return {
-          profile,
-          resolver: mapResolver(h.platform, undefined),
-          ...(h.name !== null ? { server: h.name } : {}),
-        };
-      },
+      benignEnvironment(opts.home !== undefined ? { platform: thisPlatform(), dir: opts.home } : undefined),
       exclude,
+      { progress: (done, of) => progress.set(done, of) },
     );
+    progress.end();
   }
 
   // An --exclude id that names no session is almost always a typo: the session it meant to

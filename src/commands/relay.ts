@@ -3,6 +3,7 @@
  * Declares the options (parsed by src/commands/cli/), reads EFFECTGATE_OFF before any file is opened, builds the gate, opens the
  * session log and hands process.stdin/stdout to the relay.
  */
+import { keepSetting, pruneSessions } from "../log/retention.js";
 import { defaultSessionsDir } from "../log/reader.js";
 import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "../core/errors.js";
 import { nothingRefused } from "../core/gate/gate.js";
@@ -168,6 +169,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   const local = shadow ? null : openSessionLog({ dir: logDir, name, warn: say });
   local?.header({ ...header, level: built.level, from: built.from, policy: built.policy, lock: built.lock });
   const log = shadow ? shadow.log : (local as SessionLog);
+  let finished = false;
   try {
     const result = await runRelay({
       serverArgv: parsed.server,
@@ -182,6 +184,8 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       forwardSignals: true,
       onSpawn: () => {
         if (firstAtObserve) for (const line of observeNotice(RELAY_HOW_TO_ENFORCE)) warn(line);
+        // Once the server runs, and off the critical path: old logs go (decision 0097).
+        setImmediate(() => void prune(logDir, log, warn, () => finished));
       },
       ...(shadow ? { frames: shadow.frames } : {}),
     });
@@ -192,7 +196,37 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       log.exit({ code: null, signal: null, exitCode: EXIT.cannotStart, counts: {} });
     throw err;
   } finally {
+    finished = true;
     if (shadow) await shadow.close();
     local?.close();
+  }
+}
+
+/**
+ * Deletes session logs past their retention. What it removed is recorded in this session's log;
+ * a setting it cannot read is said on stderr, and then nothing is deleted.
+ */
+async function prune(
+  dir: string,
+  log: { event(ev: string, data: Record<string, unknown>): void },
+  warn: (line: string) => void,
+  finished: () => boolean,
+): Promise<void> {
+  const keep = keepSetting(process.env);
+  if (!keep.ok) return warn(keep.problem);
+  if (keep.days === null) return;
+  try {
+    const pruned = await pruneSessions(dir, keep.days, Date.now());
+    if (finished()) return;
+    if (pruned.skipped !== undefined) log.event("logs-not-pruned", { dir, why: pruned.skipped });
+    else if (pruned.removed > 0)
+      log.event("logs-pruned", {
+        dir,
+        olderThanDays: keep.days,
+        removed: pruned.removed,
+        bytes: pruned.bytes,
+      });
+  } catch (err) {
+    if (!finished()) warn(`could not delete old session logs in ${dir}: ${(err as Error).message}`);
   }
 }

@@ -74,3 +74,10 @@ export function parseLogFileName(fileName: string): ParsedLogName | null {
     part: m[4] === undefined ? 1 : Number(m[4]),
   };
 }
+
+/** `20261130T101209.123Z` (fileStamp's form) → its time in ms since the epoch. */
+export function stampTime(stamp: string): number {
+  return Date.parse(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13)}`,
+  );
+}

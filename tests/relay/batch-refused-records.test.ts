@@ -26,7 +26,7 @@ describe("a batch with a refused call", () => {
         call(3, "write_file", { path: join(b.home, ".ssh", "authorized_keys"), content: "x" }),
       ]);
       for (const id of [1, 2, 3]) expect(isRefusal(await c.answer(id))).toBe(level === "enforce");
-      // A batch of allowed calls alone is relayed, and allowed calls stay unrecorded.
+      // A batch of allowed calls alone is relayed; each is recorded with what it reads.
       c.send([
         call(4, "read_file", { path: join(b.project, "b.txt") }),
         call(5, "read_file", { path: join(b.project, "c.txt") }),
@@ -46,12 +46,16 @@ describe("a batch with a refused call", () => {
       { id: 1, verdict: "allow", outcome: "refuse", batchRefusedBy: 3 },
       { id: 2, verdict: "confirm", outcome: "refuse", batchRefusedBy: 3 },
       { id: 3, verdict: "deny", outcome: "refuse", batchRefusedBy: undefined },
+      { id: 4, verdict: "allow", outcome: "forward", batchRefusedBy: undefined },
+      { id: 5, verdict: "allow", outcome: "forward", batchRefusedBy: undefined },
     ]);
     // At observe the outcome is what happened (forwarded); batchRefusedBy says what enforce does.
     expect(byLevel.observe).toEqual([
       { id: 1, verdict: "allow", outcome: "forward", batchRefusedBy: 3 },
       { id: 2, verdict: "confirm", outcome: "forward", batchRefusedBy: 3 },
       { id: 3, verdict: "deny", outcome: "forward", batchRefusedBy: undefined },
+      { id: 4, verdict: "allow", outcome: "forward", batchRefusedBy: undefined },
+      { id: 5, verdict: "allow", outcome: "forward", batchRefusedBy: undefined },
     ]);
   }, 30_000);
 });

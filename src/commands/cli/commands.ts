@@ -11,6 +11,11 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "status",
+    summary: "what is guarded, and what enforce would have refused lately",
+    load: () => import("../status.js"),
+  },
   { name: "check", summary: "explain how one call would be judged", load: () => import("../check.js") },
   {
     name: "approve",

@@ -53,3 +53,25 @@ export const baselineOption: OptionDeclaration = {
   meaning: "the baseline of client configs to compare with",
   default: "$EFFECTGATE_HOME/configs.lock",
 };
+
+/** `--no-color`: colour is for a terminal that wants it (https://no-color.org: NO_COLOR set to
+ *  anything but the empty string turns it off). The command reads `color` (true unless given). */
+export const colourOption: OptionDeclaration = {
+  flags: "--no-color",
+  meaning: "no colour; colour is used only on a terminal, and never when NO_COLOR is set",
+  default: "colour on a terminal",
+  value: true,
+};
+
+export function useColour(
+  asked: boolean,
+  stream: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const noColour = env["NO_COLOR"];
+  return asked && stream.isTTY === true && (noColour === undefined || noColour === "");
+}
+
+export function htmlOption(meaning: string): OptionDeclaration {
+  return { flags: "--html <file>", meaning, default: "off (text on stdout)" };
+}

@@ -4,6 +4,7 @@
 // level (session-rebuild.ts): an answer to a call a level refuses never reaches that level's judge.
 import type { JudgeEnvironment } from "../policy/api.js";
 import { timeOf, type LogEntry, type RecordLike } from "../replay/entries.js";
+import type { Outcome } from "../gate/levels.js";
 import type { Platform, Verdict } from "../types.js";
 import type { JudgeFactory } from "./attack.js";
 import { activeIntervals, blocksPerWeek, unionLength, type Rate } from "./active-time.js";
@@ -28,6 +29,12 @@ export interface Flagged {
   tainted: boolean;
   /** The verdict in the session rebuilt at strict, when it differs (its taint may differ). */
   strict?: Verdict;
+  /** What each level would have done: at strict a confirm nobody could be asked is `refuse`. */
+  outcomes: { enforce: Outcome; strict: Outcome };
+  /** The deciding effect, as replay shows it (`write /home/u/.bashrc`). */
+  effect?: string;
+  /** The call's params, for the `effectgate check` line that explains it (when asked for). */
+  params?: unknown;
 }
 
 export interface BenignReport {
@@ -60,6 +67,8 @@ export type EnvironmentFor = (header: {
   platform: Platform;
   cwd: string;
   name: string | null;
+  /** The policy the session ran with (`default` or a path as given), null with checks off. */
+  policy: string | null;
 }) => JudgeEnvironment;
 
 function platformOf(p: string): Platform {
@@ -114,6 +123,14 @@ export function evaluateBenign(
   makeJudge: JudgeFactory,
   environmentFor: EnvironmentFor,
   exclude: ReadonlyMap<string, string> = new Map(),
+  o: {
+    /** Count only calls (and active time) from this moment (ms) on; earlier ones still taint. */
+    countFrom?: number;
+    /** Keep each flagged call's params (status shows the `effectgate check` line). */
+    withParams?: boolean;
+    /** Called after each session is rebuilt: how many of them are done. */
+    progress?: (done: number, of: number) => void;
+  } = {},
 ): BenignReport {
   const counts: Counts = {
     calls: 0,
@@ -129,7 +146,10 @@ export function evaluateBenign(
   let unreadableLines = 0;
   const excluded: { sid: string; reason: string }[] = [];
   const intervals: [number, number][] = [];
-  for (const s of joinSessions(files)) {
+  const joined = joinSessions(files);
+  let done = 0;
+  for (const s of joined) {
+    o.progress?.(done++, joined.length);
     unreadableLines += s.bad;
     const why = exclude.get(s.sid);
     if (why !== undefined) {
@@ -138,21 +158,25 @@ export function evaluateBenign(
     }
     if (s.records.length === 0) continue;
     sessions += 1;
-    intervals.push(...activeIntervals(s.records.map((r) => timeOf(r.record.t))));
+    const times = s.records.map((r) => timeOf(r.record.t));
+    intervals.push(...clipped(activeIntervals(times), o.countFrom));
     const header = s.records.find((r) => r.record.type === "header")?.record;
     const h = header?.type === "header" ? header : undefined;
     const env = environmentFor(
       h
-        ? { platform: platformOf(h.platform), cwd: h.cwd, name: h.name }
-        : { platform: "linux", cwd: "/", name: null },
+        ? { platform: platformOf(h.platform), cwd: h.cwd, name: h.name, policy: h.policy?.source ?? null }
+        : { platform: "linux", cwd: "/", name: null, policy: null },
     );
     const rebuild = new SessionRebuild(s.sid, () => makeJudge(env), counts, {
       // At observe (and with checks off) bytes go on before they are logged (decision 0048).
       passThrough: h !== undefined && (h.level === "observe" || h.from === "off"),
+      ...(o.countFrom !== undefined ? { countFrom: o.countFrom } : {}),
+      withParams: o.withParams === true,
     });
     for (const { file, line, record } of s.records) rebuild.add(file, line, record);
     rebuild.finish();
   }
+  o.progress?.(joined.length, joined.length);
   const activeMs = unionLength(intervals);
   return {
     sessions,
@@ -169,4 +193,12 @@ export function evaluateBenign(
     enforce: blocksPerWeek(counts.blocks.enforce, counts.calls, activeMs),
     strict: blocksPerWeek(counts.blocks.strict, counts.calls, activeMs),
   };
+}
+
+/** Active stretches from `from` on (all of them when it is undefined). */
+function clipped(intervals: [number, number][], from: number | undefined): [number, number][] {
+  if (from === undefined) return intervals;
+  return intervals
+    .filter(([, end]) => end > from)
+    .map(([start, end]): [number, number] => [Math.max(start, from), end]);
 }

@@ -15,6 +15,7 @@ import {
   refusedCalls,
   REFUSING_OUTCOMES,
 } from "../replay/logged-frames.js";
+import { effectText } from "../replay/effect-text.js";
 import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
 import type { Decision, JsonRpcId, Verdict } from "../types.js";
@@ -83,7 +84,8 @@ export class SessionRebuild {
     private readonly sid: string,
     makeJudge: () => SessionJudgeApi,
     private readonly counts: Counts,
-    private readonly opts: { passThrough: boolean },
+    /** `countFrom`: calls logged before this moment (ms) are judged, for taint, but not counted. */
+    private readonly opts: { passThrough: boolean; countFrom?: number; withParams?: boolean },
   ) {
     this.judges = { enforce: makeJudge(), strict: makeJudge() };
   }
@@ -151,6 +153,14 @@ export class SessionRebuild {
       enforce: outcomeFor("enforce", d.enforce.verdict),
       strict: outcomeFor("strict", d.strict.verdict),
     };
+    // A question reaches a person only when the client declared elicitation and the call is not
+    // a 2026-07-28 request, as in the relay; a benign session's user says yes.
+    const asked = this.canAsk && !call.modern;
+    const refused = {
+      enforce: out.enforce === "refuse",
+      strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
+    };
+    if (this.opts.countFrom !== undefined && !(Date.parse(t) >= this.opts.countFrom)) return refused;
     c.calls += 1;
     c.verdicts[d.enforce.verdict] += 1;
     c.strictVerdicts[d.strict.verdict] += 1;
@@ -162,14 +172,11 @@ export class SessionRebuild {
       row[d.enforce.verdict] += 1;
     }
     if (d.enforce.verdict !== "allow" || d.strict.verdict !== "allow")
-      c.flagged.push(this.flaggedRow(file, line, t, call, d.enforce, d.strict));
-    // A question reaches a person only when the client declared elicitation and the call is not
-    // a 2026-07-28 request, as in the relay; a benign session's user says yes.
-    const asked = this.canAsk && !call.modern;
-    return {
-      enforce: out.enforce === "refuse",
-      strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
-    };
+      c.flagged.push({
+        ...this.flaggedRow(file, line, t, call, d.enforce, d.strict),
+        outcomes: { enforce: out.enforce, strict: refused.strict ? "refuse" : out.strict },
+      });
+    return refused;
   }
 
   private flaggedRow(
@@ -179,7 +186,8 @@ export class SessionRebuild {
     call: JudgedCall,
     d: Decision,
     strict: Decision,
-  ): Flagged {
+  ): Omit<Flagged, "outcomes"> {
+    const effect = d.effects[0] ?? strict.effects[0];
     return {
       file,
       line,
@@ -192,6 +200,8 @@ export class SessionRebuild {
       reason: d.reason,
       tainted: d.tainted,
       ...(strict.verdict !== d.verdict ? { strict: strict.verdict } : {}),
+      ...(effect !== undefined ? { effect: effectText(effect) ?? effect.spelled } : {}),
+      ...(this.opts.withParams === true ? { params: call.params } : {}),
     };
   }
 

@@ -4,6 +4,7 @@
 import type { JsonRpcId } from "../types.js";
 import type { EventLike } from "./entries.js";
 import { decisionId, refusedCalls, REFUSING_OUTCOMES } from "./logged-frames.js";
+import { effectsOf } from "./effect-text.js";
 import type { Marker, ReplayItem } from "./replay-item.js";
 
 export interface EventHooks {
@@ -15,6 +16,10 @@ export interface EventHooks {
     method: string | undefined,
     tool: string | undefined,
   ): boolean;
+  /** A decision named the effects of the call with this id (allowed calls too). */
+  judged(id: JsonRpcId | undefined, effects: { shown: string[]; more: number }): void;
+  /** A refusal's answer text, for the line that already said the call was refused. */
+  remedy(id: JsonRpcId | undefined, text: string): void;
 }
 
 export function eventItems(line: number, at: number | null, r: EventLike, hooks: EventHooks): ReplayItem[] {
@@ -36,16 +41,18 @@ export function eventItems(line: number, at: number | null, r: EventLike, hooks:
     case "decision": {
       const outcome = str("outcome");
       const verdict = str("verdict") ?? "?";
+      hooks.judged(decisionId(d["id"]), effectsOf(d));
       if (verdict === "allow" && outcome === "forward") return items;
-      const marker: Marker =
-        outcome === "refuse"
-          ? "REFUSED"
-          : outcome === "ask"
-            ? "ASK"
-            : outcome === "forward-noted"
-              ? "NOTED"
-              : "OBSERVED";
-      if (outcome !== undefined && REFUSING_OUTCOMES.has(outcome)) {
+      const refusing = outcome !== undefined && REFUSING_OUTCOMES.has(outcome);
+      // A question the user answered no (or could not be asked) is a refusal all the same.
+      const marker: Marker = refusing
+        ? "REFUSED"
+        : outcome === "ask" || outcome === "ask-accepted"
+          ? "ASK"
+          : outcome === "forward-noted"
+            ? "NOTED"
+            : "OBSERVED";
+      if (refusing) {
         const tool = str("tool") !== str("method") ? str("tool") : undefined;
         hooks.refusedCall(decisionId(d["id"]), "decision", str("method"), tool);
       }
@@ -63,6 +70,9 @@ export function eventItems(line: number, at: number | null, r: EventLike, hooks:
         ...(id !== undefined ? { id } : {}),
         ...(str("tool") !== undefined ? { tool: str("tool") as string } : {}),
         detail: `${verdict}${rule ? ` by ${rule}` : ""}${extra.length ? ` (${extra.join(", ")})` : ""}: ${str("reason") ?? ""}`,
+        verdict,
+        ...(rule !== undefined ? { rule } : {}),
+        ...(refusing ? { refused: true as const } : {}),
       });
       return items;
     }
@@ -70,8 +80,13 @@ export function eventItems(line: number, at: number | null, r: EventLike, hooks:
     case "refused":
       for (const call of refusedCalls(d)) {
         // A decision event may have said it already (the policy gate logs one); one line is enough.
-        if (!hooks.refusedCall(call.id, "event", call.method, undefined)) continue;
+        if (!hooks.refusedCall(call.id, "event", call.method, undefined)) {
+          hooks.remedy(call.id, call.text);
+          continue;
+        }
         items.push({
+          refused: true,
+          remedy: call.text,
           line,
           offsetMs: at,
           kind: "event",

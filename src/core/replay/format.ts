@@ -2,7 +2,48 @@
 // supplied goes through escapeForTerminal; only effectgate's own words are printed as they are.
 import { clip, escapeForTerminal as esc } from "./escape.js";
 import type { SummaryJson } from "./summary.js";
-import type { ReplayItem, ReplaySession } from "./replay-item.js";
+import { MARKS, type Marker, type ReplayItem, type ReplaySession } from "./replay-item.js";
+
+/** How lines are drawn: with colour only on a terminal that wants it (the command decides). */
+export interface Style {
+  colour: boolean;
+}
+const PLAIN: Style = { colour: false };
+
+/** SGR colours by what a line is about. Applied around a line already escaped, so text from a
+ *  server can never open or close a colour of its own. */
+const COLOURS: Partial<Record<Marker | "UNREADABLE" | "refused" | "heading", string>> = {
+  REFUSED: "31",
+  UNASKED: "1;31",
+  refused: "31",
+  ASK: "1;33",
+  NOTED: "33",
+  OBSERVED: "33",
+  TAINT: "35",
+  PIN: "36",
+  STDERR: "2",
+  GAP: "1",
+  INVALID: "1",
+  UNMATCHED: "1",
+  EARLY: "1",
+  UNREADABLE: "1",
+  heading: "1",
+};
+
+function paint(line: string, key: keyof typeof COLOURS | undefined, style: Style): string {
+  const sgr = key === undefined ? undefined : COLOURS[key];
+  return style.colour && sgr !== undefined ? `\x1b[${sgr}m${line}\x1b[0m` : line;
+}
+
+/** `!! REFUSED`, `2> STDERR`: the mark of the line's kind, then its name. */
+const marked = (m: Marker): string => `${MARKS[m]} ${m}`;
+
+/** What the call touches, as the relay judged it: `read /home/u/p/a.md (+2 more)`. */
+function effectsShown(item: ReplayItem): string {
+  if (item.effects === undefined || item.effects.length === 0) return "";
+  const more = item.moreEffects !== undefined ? ` (+${item.moreEffects} more)` : "";
+  return `${item.effects.map((e) => esc(clip(e, DETAIL_MAX))).join(", ")}${more}`;
+}
 
 const DETAIL_MAX = 200;
 
@@ -39,7 +80,14 @@ function body(item: ReplayItem): string {
   switch (item.kind) {
     case "request":
     case "notification":
-      return join(`${arrow}${star}`, esc(item.method ?? ""), showId(item.id), tool, detail);
+      return join(
+        `${arrow}${star}`,
+        esc(item.method ?? ""),
+        showId(item.id),
+        tool,
+        effectsShown(item),
+        detail,
+      );
     case "response": {
       const what =
         item.outcome === "refusal"
@@ -51,7 +99,7 @@ function body(item: ReplayItem): string {
       const latency = item.latencyMs !== undefined ? formatLatency(item.latencyMs) : "";
       return join(
         // The server answered a call effectgate refused: it never received it (decision 0064).
-        item.marker ? `!! ${item.marker}` : "",
+        item.marker ? marked(item.marker) : "",
         `${arrow}${star}`,
         what,
         answers,
@@ -69,25 +117,32 @@ function body(item: ReplayItem): string {
     case "frame":
       return join(`${arrow}${star}`, detail);
     case "stderr":
-      return `!! STDERR  ${detail}`;
+      return `${marked("STDERR")}  ${detail}`;
     case "invalid":
-      return `!! INVALID  line ${item.line}${item.part !== undefined ? ` of part ${item.part}` : ""}: ${detail}`;
+      return `${marked("INVALID")}  line ${item.line}${item.part !== undefined ? ` of part ${item.part}` : ""}: ${detail}`;
     case "exit":
       return `== ${detail}`;
     case "event":
       if (item.marker)
-        return join(`!! ${item.marker}`, item.method ? esc(item.method) : "", showId(item.id), tool, detail);
+        return join(marked(item.marker), item.method ? esc(item.method) : "", showId(item.id), tool, detail);
       return join(`.. ${esc(item.method ?? "event")}`, detail);
   }
 }
 
-export function formatItem(item: ReplayItem): string {
-  return `  ${formatOffset(item.offsetMs)}  ${body(item)}`;
+export function formatItem(item: ReplayItem, style: Style = PLAIN): string {
+  const key = item.marker ?? (item.refused ? "refused" : undefined);
+  return paint(`  ${formatOffset(item.offsetMs)}  ${body(item)}`, key, style);
 }
 
-export function formatSession(s: ReplaySession): string[] {
+export function formatSession(
+  s: ReplaySession,
+  style: Style = PLAIN,
+  items: readonly ReplayItem[] = s.items,
+): string[] {
   const out: string[] = [];
-  out.push(`session ${esc(s.sid)}  started ${s.start !== null ? esc(s.start) : "?"}`);
+  out.push(
+    paint(`session ${esc(s.sid)}  started ${s.start !== null ? esc(s.start) : "?"}`, "heading", style),
+  );
   if (s.header) {
     const h = s.header;
     out.push(
@@ -99,7 +154,7 @@ export function formatSession(s: ReplaySession): string[] {
   } else {
     out.push("  (no header record: the start of this session is missing)");
   }
-  for (const item of s.items) out.push(formatItem(item));
+  for (const item of items) out.push(formatItem(item, style));
   const m = s.summary.toJSON();
   out.push("  summary:");
   out.push(
@@ -135,12 +190,20 @@ export function formatFile(
   file: string,
   sessions: readonly ReplaySession[],
   unreadable: readonly Unreadable[] = [],
+  style: Style = PLAIN,
+  itemsOf: (s: ReplaySession) => readonly ReplayItem[] = (s) => s.items,
 ): string[] {
-  const out = [`== ${esc(file)}`];
+  const out = [paint(`== ${esc(file)}`, "heading", style)];
   for (const u of unreadable)
-    out.push(`  !! UNREADABLE  ${esc(u.file)}: expected a readable session log, got ${esc(u.why)}; skipped`);
+    out.push(
+      paint(
+        `  ${MARKS.UNREADABLE} UNREADABLE  ${esc(u.file)}: expected a readable session log, got ${esc(u.why)}; skipped`,
+        "UNREADABLE",
+        style,
+      ),
+    );
   if (sessions.length === 0 && unreadable.length === 0) out.push("  (empty log)");
-  for (const s of sessions) out.push(...formatSession(s));
+  for (const s of sessions) out.push(...formatSession(s, style, itemsOf(s)));
   return out;
 }
 
@@ -154,6 +217,7 @@ export function jsonRecords(
   sessions: readonly ReplaySession[],
   parts?: readonly string[],
   unreadable: readonly Unreadable[] = [],
+  itemsOf: (s: ReplaySession) => readonly ReplayItem[] = (s) => s.items,
 ): unknown[] {
   const out: unknown[] = [
     {
@@ -166,7 +230,7 @@ export function jsonRecords(
   ];
   for (const s of sessions) {
     out.push({ type: "session", file, sid: s.sid, start: s.start, header: s.header });
-    for (const item of s.items) out.push({ type: "item", file, sid: s.sid, ...item });
+    for (const item of itemsOf(s)) out.push({ type: "item", file, sid: s.sid, ...item });
     out.push({ type: "summary", file, sid: s.sid, ...s.summary.toJSON() });
   }
   return out;

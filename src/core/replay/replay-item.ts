@@ -16,6 +16,27 @@ export type Marker =
   | "UNMATCHED"
   | "EARLY";
 
+/**
+ * The mark that starts a marked line, one per kind of thing (decision 0095): a refusal, a
+ * question, a notice, taint, a pin, the server's stderr and the log's own troubles each look
+ * different, so that a reader's eye (and grep) can tell them apart.
+ */
+export const MARKS: Record<Marker | "UNREADABLE", string> = {
+  REFUSED: "!!",
+  UNASKED: "!!",
+  ASK: "??",
+  NOTED: "~~",
+  OBSERVED: "~~",
+  TAINT: "^^",
+  PIN: "##",
+  STDERR: "2>",
+  GAP: "**",
+  INVALID: "**",
+  UNMATCHED: "**",
+  EARLY: "**",
+  UNREADABLE: "**",
+};
+
 /** One transcript line. Strings are as logged (unescaped); formatting escapes them. */
 export interface ReplayItem {
   line: number;
@@ -37,6 +58,20 @@ export interface ReplayItem {
   batch?: true;
   /** Free text: an error message, a stderr line, an event's facts. */
   detail?: string;
+  /**
+   * For a call: what the relay judged it would touch, canonical (`write /home/u/p/a.md`,
+   * `exec "npm test"`), from the call's `decision` record. Only the first few are kept.
+   */
+  effects?: string[];
+  /** How many more effects the decision named than `effects` holds. */
+  moreEffects?: number;
+  /** For a decision: its verdict and rule. */
+  verdict?: string;
+  rule?: string;
+  /** Set on every line about a call effectgate refused: its request, the refusal, the answer. */
+  refused?: true;
+  /** For a refusal: the text effectgate answered with, which says what the user can do. */
+  remedy?: string;
 }
 
 export interface ReplaySession {

@@ -53,6 +53,12 @@ class SessionBuilder {
   >();
   /** seq of each header read: the copy at the top of a later part repeats the first. */
   private readonly headers = new Set<number>();
+  /** The latest request line under each id: a decision about it adds the call's effects. */
+  private readonly requestItems = new Map<string, ReplayItem>();
+  /** Each call's request line, to mark it when the call turns out refused. */
+  private readonly callItems = new Map<CallRecord, ReplayItem>();
+  /** The latest REFUSED line under each id: the `refused` event after it brings its remedy. */
+  private readonly refusalItems = new Map<string, ReplayItem>();
 
   constructor(sid: string, first: RecordLike | undefined) {
     this.start = first ? timeOf(first.t) : NaN;
@@ -156,13 +162,14 @@ class SessionBuilder {
       detail: `${what}: read from its first 64 KiB`,
     };
     if (facts.method !== undefined) {
-      this.request(r.dir, facts.id, facts.method, facts.tool, undefined, at ?? NaN);
-      items.push({
+      const item: ReplayItem = {
         ...base,
         kind: "request",
         method: facts.method,
         ...(facts.tool ? { tool: facts.tool } : {}),
-      });
+      };
+      this.request(r.dir, facts.id, facts.method, facts.tool, undefined, at ?? NaN, item);
+      items.push(item);
       return;
     }
     const key = idKey(r.dir === "c2s" ? "s2c" : "c2s", facts.id);
@@ -176,6 +183,7 @@ class SessionBuilder {
     if (req.call) this.session.summary.noteAnswer(req.call, own ? "refusal" : "result");
     items.push({
       ...base,
+      ...(own ? { refused: true as const } : {}),
       kind: "response",
       outcome: own ? "refusal" : "result",
       answers: req.method,
@@ -191,13 +199,18 @@ class SessionBuilder {
     tool: string | undefined,
     params: unknown,
     at: number,
+    item: ReplayItem,
   ): void {
     const key = idKey(dir, id);
     const call =
       method === "tools/call" && dir === "c2s"
         ? this.session.summary.noteCall(key, tool ?? "(no name)")
         : undefined;
-    if (call) this.clientCalls.push(call);
+    if (call) {
+      this.clientCalls.push(call);
+      this.callItems.set(call, item);
+    }
+    if (dir === "c2s") this.requestItems.set(key, item);
     this.frameRequests.push(key);
     this.pending.set(key, { method, tool, at, params, ...(call ? { call } : {}) });
     // A new call under a refused call's id may well be sent and answered.
@@ -248,16 +261,11 @@ class SessionBuilder {
     }
     if (m.kind === "request") {
       const tool = toolOf(m.method, m.params);
-      this.request(dir, m.id, m.method, tool, m.params, at);
+      const item: ReplayItem = { ...base, kind: "request", method: m.method, id: m.id, tool };
+      this.request(dir, m.id, m.method, tool, m.params, at, item);
       if (m.method === "initialize" && dir === "c2s" && isRecord(m.params))
         noteHandshake(s, { clientInfo: m.params["clientInfo"] });
-      this.session.items.push({
-        ...base,
-        kind: "request",
-        method: m.method,
-        id: m.id,
-        tool,
-      });
+      this.session.items.push(item);
       return;
     }
     const key = idKey(dir === "c2s" ? "s2c" : "c2s", m.id);
@@ -266,7 +274,13 @@ class SessionBuilder {
     this.pending.delete(key);
     const failure = failureOf(m.body);
     const outcome = own ? "refusal" : failure ? ("error" in m.body ? "error" : "tool-error") : "result";
-    const item: ReplayItem = { ...base, kind: "response", id: m.id, outcome };
+    const item: ReplayItem = {
+      ...base,
+      ...(own ? { refused: true as const } : {}),
+      kind: "response",
+      id: m.id,
+      outcome,
+    };
     if (req) {
       item.answers = req.method;
       if (req.tool !== undefined) item.tool = req.tool;
@@ -371,18 +385,34 @@ class SessionBuilder {
     }
     // Methods other than tools/call have no call record: the id says whether it was said already.
     const first = call ? call.refused === undefined : key === undefined || !this.decided.has(key);
-    if (call) call.refused = { ...call.refused, [by]: true };
+    if (call) {
+      call.refused = { ...call.refused, [by]: true };
+      const request = this.callItems.get(call);
+      if (request) request.refused = true;
+    }
     if (key !== undefined && by === "decision") this.decided.add(key);
     return first;
   }
 
   private event(line: number, at: number | null, r: EventLike): void {
-    this.session.items.push(
-      ...eventItems(line, at, r, {
-        handshake: (d) => noteHandshake(this.session.summary, d),
-        refusedCall: (id, by, method, tool) => this.refusedCall(id, by, method, tool),
-      }),
-    );
+    const items = eventItems(line, at, r, {
+      handshake: (d) => noteHandshake(this.session.summary, d),
+      refusedCall: (id, by, method, tool) => this.refusedCall(id, by, method, tool),
+      judged: (id, effects) => {
+        const item = id === undefined ? undefined : this.requestItems.get(idKey("c2s", id));
+        if (!item || effects.shown.length === 0) return;
+        item.effects = effects.shown;
+        if (effects.more > 0) item.moreEffects = effects.more;
+      },
+      remedy: (id, text) => {
+        const item = id === undefined ? undefined : this.refusalItems.get(idKey("c2s", id));
+        if (item && item.remedy === undefined && text !== "") item.remedy = text;
+      },
+    });
+    for (const item of items)
+      if (item.marker === "REFUSED" && item.id !== undefined)
+        this.refusalItems.set(idKey("c2s", item.id), item);
+    this.session.items.push(...items);
   }
 
   invalid(line: number, error: string): void {

@@ -13,7 +13,8 @@ export interface MemberRecords {
  * The records to write for a batch's calls, in order. When a call in it is refused (at observe:
  * would be refused at enforce), every other call's decision says so: outcome `refuse` (at
  * observe the outcome stays what happened, `forward`) and `batchRefusedBy`, the refused call's
- * id; allowed calls get a record too. Otherwise allows stay unrecorded.
+ * id; allowed calls get a record too. Otherwise only allows with effects are recorded, as
+ * outside a batch (decision 0094).
  */
 export function batchRecords(
   records: ReadonlyMap<Member, MemberRecords>,
@@ -30,8 +31,12 @@ export function batchRecords(
       if (ev !== "decision") out.push([ev, data]);
       else if (by !== undefined && !ownRefusal)
         out.push([ev, { ...data, ...(passThrough ? {} : { outcome: "refuse" }), batchRefusedBy: by.id }]);
-      else if (data["verdict"] !== "allow") out.push([ev, data]);
+      else if (data["verdict"] !== "allow" || hasEffects(data)) out.push([ev, data]);
     }
   }
   return out;
+}
+
+function hasEffects(data: Record<string, unknown>): boolean {
+  return Array.isArray(data["effects"]) && data["effects"].length > 0;
 }

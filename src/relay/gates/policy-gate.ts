@@ -22,8 +22,8 @@ function subjectOf(req: { method: string; params: unknown }): string {
 /**
  * The policy engine as a relay gate: judge, then the shared pipeline (src/core/gate/pipeline.ts)
  * gives the outcome at the level: forward, note, ask or refuse.
- * Every non-allow decision is recorded (at observe too) BEFORE the answer is returned, so a
- * refusal is in the log before the client can see it.
+ * Every non-allow decision, and every allow with effects, is recorded (at observe too) BEFORE
+ * the answer is returned, so a refusal is in the log before the client can see it.
  */
 export function createPolicyGate(opts: {
   judge: SessionJudgeApi;
@@ -76,8 +76,10 @@ export function createPolicyGate(opts: {
         settle: async (reply) => settled(ctx, req, tool, await answer.settle(reply)),
       };
     const decision = answer.decision as Decision;
-    // A batch member's allow is recorded too: the relay keeps it until the batch's fate is known.
-    if (decision.verdict !== "allow" || ctx.recordAllows === true)
+    // An allowed call that names paths, commands or destinations is recorded with them, so that
+    // replay can show what it touched (decision 0094). A batch member's allow is recorded even
+    // without effects: the relay keeps it until the batch's fate is known.
+    if (decision.verdict !== "allow" || decision.effects.length > 0 || ctx.recordAllows === true)
       record(ctx, req, tool, decision, answer.outcome ?? "forward");
     if (answer.outcome === "forward-noted") {
       const key = `${tool}\u0000${decision.rule ?? ""}`;

@@ -194,7 +194,7 @@ describe("eval --benign on logs the relay wrote", () => {
     expect(r.flagged.map((f) => `${f.verdict} ${f.tool} ${f.tainted}`)).toEqual(["deny run_command true"]);
 
     const text = replay(b);
-    expect(text).toMatch(/!! EARLY {2}<- {3}result {2}<- tools\/call {2}id=7 {2}tool=read_note/);
+    expect(text).toMatch(/\*\* EARLY {2}<- {3}result {2}<- tools\/call {2}id=7 {2}tool=read_note/);
     expect(text).toContain(
       "2 calls, 0 refused, 0 failed, 0 unanswered, 1 answered before their call was logged",
     );

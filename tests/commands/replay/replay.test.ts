@@ -49,13 +49,18 @@ describe("replay transcript", () => {
     const a = replay(["session.jsonl"], env);
     const b = replay(["session.jsonl"], env);
     expect(a.code).toBe(0);
-    expect(a.out.split("\n")).toEqual(golden);
+    // The transcript, then the totals over every session shown.
+    expect(a.out.split("\n")).toEqual([
+      ...golden.slice(0, -1),
+      "== totals: 1 session, 5 calls, 1 refused, 1 failed, 1 unanswered; 1 session tainted; 1 pin event; 1 server stderr line; 1 unreadable line",
+      "",
+    ]);
     expect(b.out).toBe(a.out);
   });
 
   it("reports the torn line with its number and goes on", () => {
     const out = replay(["session.jsonl"], freshHome()).out;
-    expect(out).toMatch(/!! INVALID {2}line 11: not valid JSON/);
+    expect(out).toMatch(/\*\* INVALID {2}line 11: not valid JSON/);
     const after = out.slice(out.indexOf("line 11:"));
     expect(after).toContain('tools/call  id="3"  tool=write_file');
     expect(out).toContain("1 unreadable lines");

@@ -89,7 +89,7 @@ describe("replay of a rotated session", () => {
       );
       expect(first).toMatch(/<- {3}result {2}<- tools\/call {2}id=3 {2}tool=read_file/);
       expect(first).toMatch(/\.\. rotated {2}from=.*part=2 reason=size/);
-      expect(first).toMatch(/!! INVALID {2}line \d+ of part 2: not valid JSON/);
+      expect(first).toMatch(/\*\* INVALID {2}line \d+ of part 2: not valid JSON/);
       expect(out).not.toContain("(no matching request)");
       expect(out).not.toContain("(no header record");
       expect(out).toContain("protocol 2025-11-25; client cli 1; server srv 2");

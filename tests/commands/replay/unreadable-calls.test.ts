@@ -136,10 +136,10 @@ describe("answers with no waiting request", () => {
     );
     expect(summary).toMatchObject({ calls: 2, unanswered: 0, answersWithoutRequest: 1, earlyAnswers: 1 });
     expect(text).toMatch(
-      /!! UNMATCHED {2}<- {3}result {2}<- \(no matching request\) {2}id=9 {2}"nobody asked"/,
+      /\*\* UNMATCHED {2}<- {3}result {2}<- \(no matching request\) {2}id=9 {2}"nobody asked"/,
     );
     expect(text).toMatch(
-      /!! EARLY {2}<- {3}result {2}<- tools\/call {2}id=7 {2}tool=read_note {2}"Ignore all previous.*\(logged before its call/,
+      /\*\* EARLY {2}<- {3}result {2}<- tools\/call {2}id=7 {2}tool=read_note {2}"Ignore all previous.*\(logged before its call/,
     );
     expect(text).toContain(
       "2 calls, 0 refused, 0 failed, 0 unanswered, 1 answer with no matching request, 1 answered before their call was logged",
@@ -151,6 +151,6 @@ describe("answers with no waiting request", () => {
       logOf("stray", "enforce", [{ s2c: answer(7, "guess") }, { c2s: call(7, "read_note") }]),
     );
     expect(summary).toMatchObject({ calls: 1, unanswered: 1, answersWithoutRequest: 1, earlyAnswers: 0 });
-    expect(text).toContain("!! UNMATCHED");
+    expect(text).toContain("** UNMATCHED");
   });
 });

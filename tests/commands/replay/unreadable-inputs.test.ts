@@ -82,7 +82,7 @@ describe("replay: logs that cannot be read", () => {
     );
     expect(r.out).toContain(`== ${GOOD}\nsession a1b2c3d4a1b2c3d4`);
     expect(r.out).toContain(
-      "== zz.jsonl\n  !! UNREADABLE  zz.jsonl: expected a readable session log, got a link to nothing (ENOENT); skipped\n",
+      "== zz.jsonl\n  ** UNREADABLE  zz.jsonl: expected a readable session log, got a link to nothing (ENOENT); skipped\n",
     );
     const json = cli(["replay", "--json", logs], env);
     expect(json.code).toBe(1);
@@ -90,7 +90,8 @@ describe("replay: logs that cannot be read", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(records.at(-1)).toEqual({
+    expect(records.at(-1)).toMatchObject({ type: "totals", sessions: 1 });
+    expect(records.at(-2)).toEqual({
       type: "file",
       file: "zz.jsonl",
       sessions: 0,

@@ -425,7 +425,11 @@ describe("benign sessions", () => {
       reason:
         "edit_file would write /home/ana/project/package.json, which matches paths.confirm **/package.json",
       tainted: false,
+      // Relayed with a notice at enforce; asked about at strict, where this client can be asked or not.
+      outcomes: { enforce: "forward-noted", strict: r.flagged[0]?.outcomes.strict },
+      effect: "write /home/ana/project/package.json",
     });
+    expect(["ask", "refuse"]).toContain(r.flagged[0]?.outcomes.strict);
     expect(r.flagged.map((f) => [f.line, f.verdict, f.tool])).toEqual([
       [4, "confirm", "edit_file"],
       [5, "deny", "write_file"],
@@ -440,7 +444,7 @@ describe("benign sessions", () => {
       why: "not enough traffic to say: 5 calls over 6 minutes of active time (need at least 60)",
     });
     expect(r.strict).toMatchObject({ ok: false, blocks: 4, calls: 5 });
-    expect(seen.at(-1)).toEqual({ platform: "linux", cwd: "/home/ana/project", name: null });
+    expect(seen.at(-1)).toEqual({ platform: "linux", cwd: "/home/ana/project", name: null, policy: null });
   });
 
   it("lets taint evolve with the responses, except those to calls the relay refused", () => {
@@ -524,7 +528,7 @@ describe("benign sessions", () => {
     expect(r.calls).toBe(2);
     expect(r.flagged.map((f) => `${f.file}:${f.line}:${f.verdict}`)).toEqual(["r2.jsonl:3:deny"]);
     expect(r.activeMs).toBe(10 * 60_000);
-    expect(seen.at(-1)).toEqual({ platform: "darwin", cwd: "/Users/ana/p", name: null });
+    expect(seen.at(-1)).toEqual({ platform: "darwin", cwd: "/Users/ana/p", name: null, policy: null });
   });
 
   it("without a header judges on a linux machine at /", () => {
@@ -538,7 +542,7 @@ describe("benign sessions", () => {
       makeJudge,
       environmentFor,
     );
-    expect(seen.at(-1)).toEqual({ platform: "linux", cwd: "/", name: null });
+    expect(seen.at(-1)).toEqual({ platform: "linux", cwd: "/", name: null, policy: null });
     expect(r.flagged).toEqual([]);
     expect(r.calls).toBe(1);
     const win = evaluateBenign(
@@ -661,6 +665,7 @@ describe("benign report", () => {
           rule: undefined,
           reason: "r".repeat(161),
           tainted: true,
+          outcomes: { enforce: "refuse" as const, strict: "refuse" as const },
         },
       ],
     };
@@ -922,7 +927,7 @@ describe("benign sessions, more", () => {
       { sid: "(unknown)", reason: "torn" },
       { sid: "(unknown)", reason: "torn" },
     ]);
-    expect(seen.at(-1)).toEqual({ platform: "darwin", cwd: "/Users/ana/p", name: null });
+    expect(seen.at(-1)).toEqual({ platform: "darwin", cwd: "/Users/ana/p", name: null, policy: null });
     // A notification is not judged; a tools/call without an id is, as the relay judges it: an
     // ill-formed call it refuses as unjudgeable (decision 0065).
     expect(r.calls).toBe(1);

@@ -58,10 +58,10 @@ describe("sessions", () => {
     expect(a?.sid).toBe("A");
     expect(b?.sid).toBe("B");
     expect(bodies(a)).toEqual([
-      "!! INVALID  line 1: torn",
-      "!! INVALID  line 2: foreign",
-      "!! STDERR  hello",
-      "!! INVALID  line 4: again",
+      "** INVALID  line 1: torn",
+      "** INVALID  line 2: foreign",
+      "2> STDERR  hello",
+      "** INVALID  line 4: again",
     ]);
     expect(a?.summary.toJSON().invalidLines).toBe(3);
     expect(b?.summary.toJSON().invalidLines).toBe(0);
@@ -78,7 +78,7 @@ describe("sessions", () => {
     expect(formatSession(u as ReplaySession).slice(0, 3)).toEqual([
       "session (unknown)  started ?",
       "  (no header record: the start of this session is missing)",
-      "  +?:??:??.???  !! INVALID  line 7: x",
+      "  +?:??:??.???  ** INVALID  line 7: x",
     ]);
     expect(buildTranscript([])).toEqual([]);
     expect(formatFile("f.jsonl", [])).toEqual(["== f.jsonl", "  (empty log)"]);
@@ -108,7 +108,7 @@ describe("sessions", () => {
     };
     const [s] = buildTranscript([rec(1, { type: "stderr", text: "a" }, "s1", 0), bad]);
     expect(s?.items.map((i) => i.offsetMs)).toEqual([0, null]);
-    expect(formatItem(s?.items[1] as never)).toBe("  +?:??:??.???  !! STDERR  x");
+    expect(formatItem(s?.items[1] as never)).toBe("  +?:??:??.???  2> STDERR  x");
   });
 });
 
@@ -151,9 +151,9 @@ describe("frames", () => {
     expect(bodies(s)).toEqual([
       "->   tools/call  id=1  tool=t",
       // A server answer no request waits for is marked and counted (decision 0065).
-      '!! UNMATCHED  <-   result  <- (no matching request)  id="1"',
+      '** UNMATCHED  <-   result  <- (no matching request)  id="1"',
       "<-   result  <- tools/call  id=1  tool=t  1.50s",
-      "!! UNMATCHED  <-   result  <- (no matching request)  id=1",
+      "** UNMATCHED  <-   result  <- (no matching request)  id=1",
       "<-   roots/list  id=7",
       "->   result  <- roots/list  id=7  10ms",
     ]);
@@ -328,10 +328,10 @@ describe("events", () => {
     ]);
     expect(bodies(s)).toEqual([
       '!! REFUSED  tools/call  id="r"  tool=w  deny by paths.deny x (tainted, unjudgeable: dup key): no',
-      "!! ASK  decision  confirm: sure?",
-      "!! NOTED  decision  id=2  confirm: ",
-      "!! OBSERVED  decision  deny: ",
-      "!! OBSERVED  decision  ?: ",
+      "?? ASK  decision  confirm: sure?",
+      "~~ NOTED  decision  id=2  confirm: ",
+      "~~ OBSERVED  decision  deny: ",
+      "~~ OBSERVED  decision  ?: ",
       "!! REFUSED  decision  deny: no id",
     ]);
     expect(s?.items[0]).toMatchObject({ marker: "REFUSED", id: "r", tool: "w", method: "tools/call" });
@@ -381,14 +381,14 @@ describe("events", () => {
       rec(12, { type: "exit", code: 3, signal: null, exitCode: 3 }),
     ]);
     expect(bodies(s)).toEqual([
-      '!! ASK  id=3  a={"n":1} b=two id=3',
-      "!! ASK",
-      "!! TAINT  by fetch (source): web",
-      "!! TAINT  by ? (?): ",
-      "!! PIN  tool=t  changed high",
-      "!! PIN  ?",
-      "!! GAP  4 records lost: EIO",
-      "!! GAP  ? records lost: ",
+      '?? ASK  id=3  a={"n":1} b=two id=3',
+      "?? ASK",
+      "^^ TAINT  by fetch (source): web",
+      "^^ TAINT  by ? (?): ",
+      "## PIN  tool=t  changed high",
+      "## PIN  ?",
+      "** GAP  4 records lost: EIO",
+      "** GAP  ? records lost: ",
       ".. stderr-capped  after=10 note=x y",
       ".. quiet",
       "== server exit code=none signal=SIGTERM; effectgate exits 1",
@@ -500,7 +500,7 @@ describe("what only the structured records show, and what is never taken as a fa
     ]);
     expect(bodies(s).slice(2, 4)).toEqual([
       "!! REFUSED  decision  id=7  allow by pin: ",
-      "!! NOTED  decision  id=8  confirm: ",
+      "~~ NOTED  decision  id=8  confirm: ",
     ]);
     expect(s?.summary.toJSON()).toMatchObject({ calls: 2, refused: 1, unanswered: 0, failed: 0 });
   });
@@ -522,7 +522,7 @@ describe("what only the structured records show, and what is never taken as a fa
     ]);
     // The refused event right after a decision that named no usable id is that call's: one line,
     // one refused call, now known by its id (decision 0065).
-    expect(bodies(s)).toEqual(["!! REFUSED  decision  ?: ", "!! TAINT  by ? (?): "]);
+    expect(bodies(s)).toEqual(["!! REFUSED  decision  ?: ", "^^ TAINT  by ? (?): "]);
     expect(s?.summary.toJSON()).toMatchObject({ calls: 1, refused: 1 });
   });
 

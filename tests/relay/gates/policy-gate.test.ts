@@ -52,17 +52,23 @@ const CONFIRM = held("write_file", { path: "package.json" });
 const ALLOW = held("write_file", { path: "notes.md" });
 
 describe("policy gate", () => {
-  it("observe forwards everything and records every non-allow decision", async () => {
+  it("observe forwards everything and records every non-allow decision and every allow with effects", async () => {
     const { ctx, seen } = ctxOf();
     const g = gateAt("observe");
     expect((await judged(g, DENY, ctx)).action).toBe("forward");
     expect((await judged(g, CONFIRM, ctx)).action).toBe("forward");
     expect((await judged(g, ALLOW, ctx)).action).toBe("forward");
+    expect((await judged(g, held("list_allowed_directories", {}), ctx)).action).toBe("forward");
     expect((await judged(g, held("x", {}, "duplicate key"), ctx)).action).toBe("forward");
     expect(seen.log.map(([ev, d]) => `${ev} ${String(d["verdict"])} ${String(d["outcome"])}`)).toEqual([
       "decision deny forward",
       "decision confirm forward",
+      "decision allow forward",
       "decision deny forward",
+    ]);
+    // The allowed write names what it touches, canonical, for replay (decision 0094).
+    expect(seen.log[2]?.[1]["effects"]).toEqual([
+      expect.objectContaining({ operation: "write", canonical: "/home/user/project/notes.md" }),
     ]);
   });
 

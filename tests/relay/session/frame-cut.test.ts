@@ -100,8 +100,17 @@ describe("huge frames at observe", () => {
       truncated: true,
     });
     // The cut string is write_file's content, which the judge never reads: the call is judged
-    // as enforce judges it, a write to a plain path, allowed and so not recorded (decision 0066).
-    expect(events("decision")).toEqual([]);
+    // as enforce judges it, a write to a plain path, allowed (decision 0066), recorded with the
+    // path it writes (decision 0094), not as unjudgeable.
+    expect(events("decision")).toEqual([
+      expect.objectContaining({
+        tool: "write_file",
+        verdict: "allow",
+        outcome: "forward",
+        effects: [expect.objectContaining({ operation: "write" })],
+      }),
+    ]);
+    expect(events("decision")[0]).not.toHaveProperty("unjudgeable");
     expect(events("scan-partial")).toHaveLength(1);
   }, 60_000);
 
