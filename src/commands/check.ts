@@ -1,6 +1,7 @@
 // `effectgate check`: explain how one call would be judged, without a server or a network.
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
+import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
 import { outcomeFor } from "../core/gate/levels.js";
@@ -215,7 +216,8 @@ async function check(o: Options): Promise<number> {
           resolver,
         )
       : [];
-  const judge = createSessionJudge(policy, { profile, resolver, own }, { tainted: o.tainted });
+  await loadShellKit();
+  const judge = createSessionJudge(policy, { profile, resolver, own, shell: loadedShellKit }, { tainted: o.tainted });
   const { subject, decision, items } = judge.explain(o.method, params, problem);
   const inForce: Level = level ?? policy.mode ?? "observe";
 
