@@ -2,6 +2,8 @@
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
 import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
+import { commandLines } from "../core/judge/command-lines.js";
+import { escapeUntrusted } from "../core/text/terminal-text.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
 import { outcomeFor } from "../core/gate/levels.js";
@@ -232,6 +234,11 @@ async function check(o: Options): Promise<number> {
   for (const p of policy.inert) out.push(`inert on ${platform}: paths.${p.list} ${p.text} (${p.why})`);
   for (const f of own)
     out.push(`own file (always denied${f.readable ? " to writes" : ""}): ${f.what} ${f.path}`);
+  const commands = commandLines(items);
+  if (commands.length > 0) {
+    out.push("commands:");
+    for (const line of commands) out.push(`  ${escapeUntrusted(line.replaceAll("\n", "\\n"), "transcript")}`);
+  }
   out.push(items.length === 0 ? "effects: none" : "effects:");
   for (const item of items) out.push(describeEffect(item));
   out.push(`verdict: ${decision.verdict}${decision.unjudgeable !== undefined ? " (cannot be judged)" : ""}`);

@@ -64,6 +64,8 @@ export interface CommandVia {
   cwd?: string;
   /** For a run of a file of code: the file, as spelled. */
   runs?: string;
+  /** For a path: the word as the program received it, before its readings (`$HOME/.ssh`). */
+  word?: string;
   /** A write that may not change what the file says (a mode change, a word of project code that may name a file). */
   weak?: true;
 }

@@ -3,7 +3,17 @@ import { programName } from "../shell/program-name.js";
 import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script.js";
 import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { CommandClass, CommandVia } from "../types.js";
-import type { Analysis, Arg, Below, CommandContext, CommandEffect, Cwd, Run, ShellState, Stdin } from "./api.js";
+import type {
+  Analysis,
+  Arg,
+  Below,
+  CommandContext,
+  CommandEffect,
+  Cwd,
+  Run,
+  ShellState,
+  Stdin,
+} from "./api.js";
 import { applyEntry } from "./apply.js";
 import { codeSettingKey, commandSettingKey } from "./git-settings.js";
 import { codeVariableProblem } from "./variables.js";
@@ -29,7 +39,9 @@ const MAX_LOOP_VALUES = 8;
 const STREAMS = /^(?:\/dev\/(?:null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/\d+)|-)$/;
 
 const BUILTIN_NONE = new Set(
-  "true false : echo printf test [ pwd type hash wait jobs let shift return exit break continue umask ulimit getopts times set shopt bg fg disown dirs caller enable help logout suspend kill complete compgen compopt popd history".split(" "),
+  "true false : echo printf test [ pwd type hash wait jobs let shift return exit break continue umask ulimit getopts times set shopt bg fg disown dirs caller enable help logout suspend kill complete compgen compopt popd history".split(
+    " ",
+  ),
 );
 
 type VarValue = string | undefined | Below;
@@ -37,6 +49,10 @@ type VarValue = string | undefined | Below;
 interface Flow {
   /** Something here fetched from the network (its output may be what was fetched). */
   fetched: boolean;
+  /** The command that fetched, for messages. */
+  fetchedBy?: string;
+  /** The words of its commands: what it may print (for a downstream xargs whose items are unknown). */
+  words?: Arg[];
   /** It lists paths below these folders (find, ls, git ls-files), for a downstream xargs. */
   lists?: string[];
 }
@@ -101,24 +117,46 @@ class Analyser {
       case "sequence": {
         let fetched = false;
         let lists: string[] | undefined;
+        const words: Arg[] = [];
+        let fetchedBy: string | undefined;
         for (const item of s.items) {
           const f = this.statement(item, stdin);
           fetched ||= f.fetched;
+          fetchedBy ??= f.fetchedBy;
           lists = f.lists ?? lists;
+          words.push(...(f.words ?? []));
         }
-        return lists === undefined ? { fetched } : { fetched, lists };
+        return {
+          fetched,
+          words,
+          ...(lists === undefined ? {} : { lists }),
+          ...(fetchedBy === undefined ? {} : { fetchedBy }),
+        };
       }
       case "pipeline": {
         let network = false;
+        let from: string | undefined;
         let items: Below | undefined;
+        let words: Arg[] = [];
         let last: Flow = { fetched: false };
         s.stages.forEach((stage, i) => {
-          const input: Stdin = i === 0 ? stdin : items === undefined ? { kind: "pipe", network } : { kind: "pipe", network, items };
+          const input: Stdin =
+            i === 0
+              ? stdin
+              : {
+                  kind: "pipe",
+                  network,
+                  words,
+                  ...(items === undefined ? {} : { items }),
+                  ...(from === undefined ? {} : { from }),
+                };
           last = this.statement(stage, input);
           network ||= last.fetched;
+          from ??= last.fetchedBy;
           items = last.lists === undefined ? undefined : { roots: last.lists };
+          words = last.words ?? [];
         });
-        return { fetched: network || last.fetched };
+        return { fetched: network || last.fetched, ...(from === undefined ? {} : { fetchedBy: from }) };
       }
       case "group": {
         const input = this.redirects(s.redirects, "(group)", s.source, stdin);
@@ -168,7 +206,8 @@ class Analyser {
     for (const r of list) {
       if (r.heredoc !== undefined) {
         if (r.heredoc.expands)
-          for (const p of r.heredoc.parts) if (p.kind === "subst" || p.kind === "procsub") this.statement(p.body, NONE);
+          for (const p of r.heredoc.parts)
+            if (p.kind === "subst" || p.kind === "procsub") this.statement(p.body, NONE);
         input = { kind: "heredoc", text: r.heredoc.text, expands: r.heredoc.expands };
         continue;
       }
@@ -198,7 +237,12 @@ class Analyser {
     let fetched = false;
     const args = cmd.words.map((w) => this.arg(w));
     const fetchedArgs = new Set<Arg>();
-    for (const a of args) if (this.substitutions(a)) fetchedArgs.add(a), (fetched = true);
+    for (const a of args)
+      if (this.substitutions(a)) {
+        fetchedArgs.add(a);
+        a.fetched = true;
+        fetched = true;
+      }
     const source = cut(cmd.source);
     const input = this.redirects(cmd.redirects, args[0]?.value.exact ?? "(command)", source, stdin);
     const standalone = args.length === 0;
@@ -206,14 +250,30 @@ class Analyser {
       const value = as.value === undefined ? undefined : this.arg(as.value);
       if (value !== undefined && this.substitutions(value)) fetched = true;
       for (const e of as.elements ?? []) this.substitutions(this.arg(e));
-      const run = this.runFor(standalone ? "(assignment)" : (args[0]?.value.exact ?? "(command)"), source, input);
+      const run = this.runFor(
+        standalone ? "(assignment)" : (args[0]?.value.exact ?? "(command)"),
+        source,
+        input,
+      );
       if (value !== undefined) this.variable(run, as.name, value);
       if (standalone || cmd.declares.includes(as))
-        this.vars.set(as.name, value === undefined ? this.vars.get(as.name) : value.value.dynamic === undefined ? value.value.text : undefined);
+        this.vars.set(
+          as.name,
+          value === undefined
+            ? this.vars.get(as.name)
+            : value.value.dynamic === undefined
+              ? value.value.text
+              : undefined,
+        );
     }
     if (standalone) return { fetched };
     const flow = this.invoke(args[0] as Arg, args.slice(1), input, source, fetchedArgs);
-    return { fetched: fetched || flow.fetched, ...(flow.lists === undefined ? {} : { lists: flow.lists }) };
+    return {
+      fetched: fetched || flow.fetched,
+      words: args.slice(1),
+      ...(flow.lists === undefined ? {} : { lists: flow.lists }),
+      ...(flow.fetchedBy === undefined ? {} : { fetchedBy: flow.fetchedBy }),
+    };
   }
 
   /** A code-running variable set for a program or for the rest of the shell. */
@@ -226,11 +286,18 @@ class Analyser {
     return new ProgramRun(this, program, command, stdin, [...cwds]);
   }
 
-  invoke(program: Arg, rest: Arg[], stdin: Stdin, command: string, fetchedArgs: ReadonlySet<Arg> = new Set()): Flow {
+  invoke(
+    program: Arg,
+    rest: Arg[],
+    stdin: Stdin,
+    command: string,
+    fetchedArgs: ReadonlySet<Arg> = new Set(),
+  ): Flow {
     const run = this.runFor(program.value.exact ?? "(command)", command, stdin);
     const name = program.value.exact;
     if (name === undefined) {
-      if (fetchedArgs.has(program)) run.cls("network-code", "runs a program named by what was fetched from the network");
+      if (fetchedArgs.has(program))
+        run.cls("network-code", "runs a program named by what was fetched from the network");
       else run.unknown(`the program is chosen at run time (${cut(program.value.text)})`);
       return run.flow;
     }
@@ -243,7 +310,10 @@ class Analyser {
     }
     if (this.builtin(run, name, rest, fetchedArgs)) return run.flow;
     let entryName = programName(name);
-    if (/[\\/]/.test(name) && !/^(?:\/usr)?(?:\/local)?\/s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$/.test(name)) {
+    if (
+      /[\\/]/.test(name) &&
+      !/^(?:\/usr)?(?:\/local)?\/s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$/.test(name)
+    ) {
       // A program named by its path outside the system's folders: the project's own script.
       run.role("exec", program);
       for (const a of rest) run.role("candidate", a);
@@ -275,14 +345,23 @@ class Analyser {
       case "local":
       case "readonly":
       case "unset":
-        if (name === "unset") for (const a of rest) if (a.value.exact !== undefined && !a.value.exact.startsWith("-")) this.vars.set(a.value.exact, "");
+        if (name === "unset")
+          for (const a of rest)
+            if (a.value.exact !== undefined && !a.value.exact.startsWith("-"))
+              this.vars.set(a.value.exact, "");
         run.cls("none", `${name} sets variables`);
         return true;
       case "read":
       case "mapfile":
       case "readarray":
-        for (const a of rest) if (a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact)) this.vars.set(a.value.exact, undefined);
-        if (name !== "read" || !rest.some((a) => a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))) this.vars.set("REPLY", undefined);
+        for (const a of rest)
+          if (a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))
+            this.vars.set(a.value.exact, undefined);
+        if (
+          name !== "read" ||
+          !rest.some((a) => a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))
+        )
+          this.vars.set("REPLY", undefined);
         run.cls("none", `${name} reads its standard input into variables`);
         return true;
       case "alias":
@@ -298,7 +377,7 @@ class Analyser {
       case "source":
       case ".": {
         const file = rest[0];
-        if (file === undefined) return run.unknown(`${name} without a file`), true;
+        if (file === undefined) return (run.unknown(`${name} without a file`), true);
         if (file.value.procsub !== undefined) {
           if (fetchedArgs.has(file)) run.cls("network-code", `${name} runs code fetched from the network`);
           else run.unknown(`${name} runs what another command prints`);
@@ -309,14 +388,22 @@ class Analyser {
         return true;
       }
       case "eval": {
-        if (rest.some((a) => fetchedArgs.has(a))) return run.cls("network-code", "eval runs code fetched from the network"), true;
-        if (rest.some((a) => a.value.exact === undefined)) return run.unknown("eval runs code known only at run time"), true;
+        if (rest.some((a) => fetchedArgs.has(a)))
+          return (run.cls("network-code", "eval runs code fetched from the network"), true);
+        if (rest.some((a) => a.value.exact === undefined))
+          return (run.unknown("eval runs code known only at run time"), true);
         run.shell(literalArg(rest.map((a) => a.value.exact).join(" ")));
         return true;
       }
       case "trap": {
         const code = rest[0];
-        if (code !== undefined && code.value.exact !== undefined && !/^-/.test(code.value.exact) && rest.length > 1) run.shell(code);
+        if (
+          code !== undefined &&
+          code.value.exact !== undefined &&
+          !/^-/.test(code.value.exact) &&
+          rest.length > 1
+        )
+          run.shell(code);
         run.cls("none", "trap sets what runs on a signal");
         return true;
       }
@@ -327,10 +414,17 @@ class Analyser {
       case "command": {
         let i = 0;
         while (i < rest.length && /^-[a-zA-Z]+$/.test(rest[i]?.value.exact ?? "")) i++;
-        if (name === "command" && rest.slice(0, i).some((a) => /[vV]/.test(a.value.exact ?? ""))) return run.cls("reads", "command -v looks a program up"), true;
-        if (name === "coproc" && rest.length > i + 1 && /^[A-Za-z_]\w*$/.test(rest[i]?.value.exact ?? "") && rest[i + 1] !== undefined) i++;
+        if (name === "command" && rest.slice(0, i).some((a) => /[vV]/.test(a.value.exact ?? "")))
+          return (run.cls("reads", "command -v looks a program up"), true);
+        if (
+          name === "coproc" &&
+          rest.length > i + 1 &&
+          /^[A-Za-z_]\w*$/.test(rest[i]?.value.exact ?? "") &&
+          rest[i + 1] !== undefined
+        )
+          i++;
         const inner = rest.slice(i);
-        if (inner.length === 0) return run.cls("none", `${name} changes the shell`), true;
+        if (inner.length === 0) return (run.cls("none", `${name} changes the shell`), true);
         const flow = this.invoke(inner[0] as Arg, inner.slice(1), run.stdin, run.command, fetchedArgs);
         run.flow.fetched ||= flow.fetched;
         if (flow.lists !== undefined) run.flow.lists = flow.lists;
@@ -369,7 +463,8 @@ class Analyser {
   shell(run: ProgramRun, code: Arg, positional: readonly Arg[]): void {
     const text = code.value.exact;
     if (text === undefined) {
-      if (code.value.substitutions.length > 0 && this.substitutionsFetch(code)) run.cls("network-code", `${run.program} runs shell code fetched from the network`);
+      if (code.fetched === true || (code.value.substitutions.length > 0 && this.substitutionsFetch(code)))
+        run.cls("network-code", `${run.program} runs shell code fetched from the network`);
       else run.unknown(`${run.program} runs shell code known only at run time`);
       return;
     }
@@ -380,7 +475,9 @@ class Analyser {
       return run.unknown(`${run.program} runs shell code that ${parsed.why.replace(/^the command /, "")}`);
     }
     const vars = new Map(this.vars);
-    positional.forEach((p, i) => vars.set(String(i), p.below ?? (p.value.dynamic === undefined ? p.value.text : undefined)));
+    positional.forEach((p, i) =>
+      vars.set(String(i), p.below ?? (p.value.dynamic === undefined ? p.value.text : undefined)),
+    );
     for (let i = positional.length; i < 10; i++) vars.set(String(i), undefined);
     const inner = new Analyser(this.cx, [...run.cwds], vars, new Set(this.defined), this.depth + 1, false);
     const flow = inner.statement(parsed.script, run.stdin);
@@ -392,7 +489,14 @@ class Analyser {
 
   private substitutionsFetch(a: Arg): boolean {
     // The substitutions were judged already; here only whether one fetched, judged again quietly.
-    const quiet = new Analyser(this.cx, [...this.cwds], new Map(this.vars), new Set(this.defined), this.depth + 1, false);
+    const quiet = new Analyser(
+      this.cx,
+      [...this.cwds],
+      new Map(this.vars),
+      new Set(this.defined),
+      this.depth + 1,
+      false,
+    );
     return a.value.substitutions.some((s) => quiet.statement(s, NONE).fetched);
   }
 }
@@ -427,18 +531,24 @@ class ProgramRun implements Run {
   private path(operation: "read" | "write", a: Arg, does: string, extra: Partial<CommandVia> = {}): void {
     const spelled = pathSpellings(a.value);
     if (spelled.unjudgeable !== undefined) this.an.unjudgeable ??= spelled.unjudgeable;
+    const via = this.via(does, { ...extra, word: a.value.exact ?? a.value.text });
     for (const w of spelled.words) {
       if (STREAMS.test(w)) continue;
       for (const c of this.cwds) {
-        if (!isRelativeWord(w) || c === undefined) this.an.emit({ operation, kind: "path", spelled: w, via: this.via(does, extra) });
-        else if (c === null) this.unknown(`${this.program} names ${JSON.stringify(w)} in a folder known only at run time`);
-        else this.an.emit({ operation, kind: "path", spelled: inWorkdir(c, w), via: this.via(does, extra) });
+        if (!isRelativeWord(w) || c === undefined) this.an.emit({ operation, kind: "path", spelled: w, via });
+        else if (c === null)
+          this.unknown(`${this.program} names ${JSON.stringify(w)} in a folder known only at run time`);
+        else this.an.emit({ operation, kind: "path", spelled: inWorkdir(c, w), via });
       }
     }
   }
 
   role(role: Role, a: Arg, does?: string): void {
     if (a.below !== undefined) return this.belowRole(role, a.below, does);
+    if (a.alternatives !== undefined && role !== "text" && role !== "host") {
+      // Not known before the run, but it is one of these words: each is judged in the role too.
+      for (const alt of a.alternatives) this.role(role, alt, does);
+    }
     if (a.value.dynamic !== undefined && role !== "text" && role !== "host" && role !== "command")
       return this.unknown(`${this.program}: ${a.value.dynamic}`);
     const container = CONTAINER_ROLES[role];
@@ -448,6 +558,7 @@ class ProgramRun implements Run {
     if (role === "mode" && tree) extra.container = "place";
     if (tree) extra.tree = true;
     if (does === "downloads into") extra.downloaded = true;
+    if (role === "mode" || role === "candidate") extra.weak = true;
     switch (role) {
       case "text":
       case "host":
@@ -465,7 +576,18 @@ class ProgramRun implements Run {
       case "place":
       case "link":
       case "mode":
-        return this.path("write", a, does ?? { write: "writes", place: "puts files into", link: "makes a link at", mode: "changes the mode of" }[role], extra);
+        return this.path(
+          "write",
+          a,
+          does ??
+            {
+              write: "writes",
+              place: "puts files into",
+              link: "makes a link at",
+              mode: "changes the mode of",
+            }[role],
+          extra,
+        );
       case "readwrite":
         this.path("read", a, does ?? "edits", extra);
         return this.path("write", a, does ?? "edits", extra);
@@ -482,6 +604,12 @@ class ProgramRun implements Run {
       case "script-file:code":
       case "script-file:sed":
       case "script-file:awk": {
+        if (a.value.procsub !== undefined) {
+          // `bash <(curl …)`: the code is what another command prints.
+          if (a.fetched === true)
+            return this.cls("network-code", `${this.program} runs code fetched from the network`);
+          return this.unknown(`${this.program} runs what another command prints`);
+        }
         this.path("read", a, does ?? "runs", extra);
         const file = a.value.exact ?? a.value.text;
         for (const c of this.cwds)
@@ -489,15 +617,25 @@ class ProgramRun implements Run {
             operation: "exec",
             kind: "command",
             spelled: this.command,
-            via: this.via(`${this.program} runs ${file}`, { class: "project", runs: c === undefined || c === null || !isRelativeWord(file) ? file : inWorkdir(c, file), ...(c === undefined || c === null ? {} : { cwd: c }) }),
+            via: this.via(`${this.program} runs ${file}`, {
+              class: "project",
+              runs: c === undefined || c === null || !isRelativeWord(file) ? file : inWorkdir(c, file),
+              ...(c === undefined || c === null ? {} : { cwd: c }),
+            }),
           });
         return;
       }
       case "url":
       case "send-url": {
         const url = a.value.exact ?? a.value.text;
-        this.an.emit({ operation: "read", kind: "url", spelled: url, via: this.via(role === "url" ? "fetches" : "sends to") });
+        this.an.emit({
+          operation: "read",
+          kind: "url",
+          spelled: url,
+          via: this.via(role === "url" ? "fetches" : "sends to"),
+        });
         this.flow.fetched = true;
+        this.flow.fetchedBy ??= this.command;
         return;
       }
       case "command":
@@ -510,7 +648,10 @@ class ProgramRun implements Run {
       case "script:sed":
       case "script:awk":
         this.an.addLegacy(a.value.exact ?? a.value.text);
-        return this.cls("unknown", `${this.program} runs code given in the command: its effects are not known`);
+        return this.cls(
+          "unknown",
+          `${this.program} runs code given in the command: its effects are not known`,
+        );
       case "setting":
         return this.setting(a);
     }
@@ -520,7 +661,8 @@ class ProgramRun implements Run {
   private belowRole(role: Role, below: Below, does: string | undefined): void {
     const roots = below.roots.map((r) => literalArg(r));
     const read = (d: string) => roots.forEach((r) => this.path("read", r, d, { container: "place" }));
-    const write = (d: string, container: "place" | "remove") => roots.forEach((r) => this.path("write", r, d, { container, tree: true }));
+    const write = (d: string, container: "place" | "remove") =>
+      roots.forEach((r) => this.path("write", r, d, { container, tree: true }));
     switch (role) {
       case "text":
       case "host":
@@ -554,11 +696,24 @@ class ProgramRun implements Run {
     if (cls === "unknown") this.an.addLegacy(this.command);
     if (cls === "project") {
       for (const c of this.cwds)
-        this.an.emit({ operation: "exec", kind: "command", spelled: this.command, via: this.via(does, { class: cls, ...(c === undefined || c === null ? {} : { cwd: c }), ...extra }) });
+        this.an.emit({
+          operation: "exec",
+          kind: "command",
+          spelled: this.command,
+          via: this.via(does, { class: cls, ...(c === undefined || c === null ? {} : { cwd: c }), ...extra }),
+        });
       return;
     }
-    if (cls === "fetch" || cls === "sends") this.flow.fetched = true;
-    this.an.emit({ operation: "exec", kind: "command", spelled: this.command, via: this.via(does, { class: cls, ...extra }) });
+    if (cls === "fetch" || cls === "sends") {
+      this.flow.fetched = true;
+      this.flow.fetchedBy ??= this.command;
+    }
+    this.an.emit({
+      operation: "exec",
+      kind: "command",
+      spelled: this.command,
+      via: this.via(does, { class: cls, ...extra }),
+    });
   }
 
   unknown(why: string): void {
@@ -588,7 +743,9 @@ class ProgramRun implements Run {
 
   chdir(dir: Arg): void {
     const d = dir.value.exact;
-    this.cwds = this.cwds.map((c) => (d === undefined || c === null ? null : !isRelativeWord(d) || c === undefined ? d : inWorkdir(c, d)));
+    this.cwds = this.cwds.map((c) =>
+      d === undefined || c === null ? null : !isRelativeWord(d) || c === undefined ? d : inWorkdir(c, d),
+    );
   }
 
   variable(name: string, value: Arg): void {
@@ -622,12 +779,15 @@ class ProgramRun implements Run {
 export function analyseScript(script: Statement, cx: CommandContext, stdin: Stdin = NONE): Analysis {
   const state: ShellState = cx.shell ?? { cwds: cx.cwds, vars: new Map(), defined: new Set() };
   const vars = new Map<string, VarValue>(state.vars);
-  for (const p of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"]) if (!vars.has(p)) vars.set(p, undefined);
+  for (const p of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"])
+    if (!vars.has(p)) vars.set(p, undefined);
   const an = new Analyser(cx, [...state.cwds], vars, new Set(state.defined), 0, cx.shell !== undefined);
   an.statement(script, stdin);
   if (cx.shell !== undefined) {
     cx.shell.cwds = an.cwds;
-    cx.shell.vars = new Map([...an.vars].filter((e): e is [string, string | undefined] => typeof e[1] !== "object"));
+    cx.shell.vars = new Map(
+      [...an.vars].filter((e): e is [string, string | undefined] => typeof e[1] !== "object"),
+    );
     cx.shell.defined = an.defined;
   }
   const out: Analysis = { effects: an.effects, legacy: an.legacy };
@@ -645,6 +805,13 @@ export function analyseCommand(text: string, cx: CommandContext, stdin: Stdin = 
 /** A program and its words given apart (an argv list): no shell splits or expands them. */
 export function analyseArgv(argv: readonly string[], cx: CommandContext, stdin: Stdin = NONE): Analysis {
   const words = argv.map((w) => ({ source: w, parts: [{ kind: "text" as const, text: w, quoted: true }] }));
-  const command = { kind: "simple" as const, source: argv.join(" "), assigns: [], words, declares: [], redirects: [] };
+  const command = {
+    kind: "simple" as const,
+    source: argv.join(" "),
+    assigns: [],
+    words,
+    declares: [],
+    redirects: [],
+  };
   return analyseScript(command, cx, stdin);
 }

@@ -60,13 +60,17 @@ export interface Below {
 export interface Arg {
   value: WordValue;
   below?: Below;
+  /** For a value known only at run time: words it may be (xargs items: the words of what feeds them). */
+  alternatives?: Arg[];
+  /** A command substitution in it fetched from the network (`"$(curl …)"`, `<(curl …)`). */
+  fetched?: boolean;
 }
 
 /** Where a program's standard input comes from. */
 export type Stdin =
   | { kind: "none" }
   /** A pipe; `network` when something earlier in the pipeline fetched from the network. */
-  | { kind: "pipe"; network: boolean; items?: Below }
+  | { kind: "pipe"; network: boolean; items?: Below; words?: Arg[]; from?: string }
   | { kind: "heredoc"; text: string; expands: boolean }
   | { kind: "file"; arg: Arg }
   | { kind: "string"; arg: Arg };

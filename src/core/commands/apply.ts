@@ -9,7 +9,14 @@ import { HANDLERS } from "./handlers.js";
  */
 
 /** Roles that end option parsing: what follows belongs to another program or script. */
-const STOPS: ReadonlySet<Role> = new Set(["command", "exec", "script-file:shell", "script-file:code", "script-file:sed", "script-file:awk"]);
+const STOPS: ReadonlySet<Role> = new Set([
+  "command",
+  "exec",
+  "script-file:shell",
+  "script-file:code",
+  "script-file:sed",
+  "script-file:awk",
+]);
 
 const isScript = (r: OptionRole): boolean => r.startsWith("script:") || r.startsWith("script-file:");
 
@@ -53,13 +60,17 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     const text = a.value.exact ?? a.value.text;
-    const isOption = !ended && text.length > 1 && (text.startsWith("-") || (text.startsWith("+") && entry.options.has(text.slice(0, 2))));
+    const isOption =
+      !ended &&
+      text.length > 1 &&
+      (text.startsWith("-") || (text.startsWith("+") && entry.options.has(text.slice(0, 2))));
     if (!ended && text === "--") {
       ended = true;
       continue;
     }
     if (isOption) {
-      if (exactOf(a) === undefined) return run.unknown(`${name}: an option known only at run time (${a.value.text})`);
+      if (exactOf(a) === undefined)
+        return run.unknown(`${name}: an option known only at run time (${a.value.text})`);
       const taken = readOption(run, entry, name, text, args[i + 1]);
       if (taken === "unknown") return;
       let stop: Arg | undefined;
@@ -91,7 +102,8 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
     // The first operand picks a subcommand.
     if (entry.subcommands !== undefined && operands.length === 0) {
       const word = exactOf(a);
-      if (word === undefined) return run.unknown(`${name}: a subcommand known only at run time (${a.value.text})`);
+      if (word === undefined)
+        return run.unknown(`${name}: a subcommand known only at run time (${a.value.text})`);
       sub = { entry: entry.subcommands.get(word), name: `${name} ${word}`, from: i + 1 };
       break;
     }
@@ -116,12 +128,20 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
     return;
   }
   // A script given by an option (`grep -e P`, `sed -e S`) takes the place of the script operand.
-  const roles = scriptGiven && entry.operands[0] !== undefined && isScript(entry.operands[0]) ? entry.operands.slice(1) : entry.operands;
+  const roles =
+    scriptGiven && entry.operands[0] !== undefined && isScript(entry.operands[0])
+      ? entry.operands.slice(1)
+      : entry.operands;
   const placed = values.some((v) => v.role === "place");
-  const lastRole = entry.lastOperand !== undefined && !placed && operands.length >= 2 ? entry.lastOperand : undefined;
+  const lastRole =
+    entry.lastOperand !== undefined && !placed && operands.length >= 2 ? entry.lastOperand : undefined;
   operands.forEach((a, k) => {
-    const role = lastRole !== undefined && k === operands.length - 1 ? lastRole : (roleAt(roles, k, false) ?? "candidate");
-    if (STOPS.has(role) && rest !== undefined && k === operands.length - 1) return judgeStop(run, role, a, args.slice(rest.from));
+    const role =
+      lastRole !== undefined && k === operands.length - 1
+        ? lastRole
+        : (roleAt(roles, k, false) ?? "candidate");
+    if (STOPS.has(role) && rest !== undefined && k === operands.length - 1)
+      return judgeStop(run, role, a, args.slice(rest.from));
     judge(run, role, a, recursive, inPlace);
   });
   const hasCode = operands.some((_, k) => {
@@ -129,7 +149,12 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
     return r !== undefined && (isScript(r) || STOPS.has(r));
   });
   if (entry.stdin !== undefined && !scriptGiven && !hasCode) stdinCode(run, entry.stdin, name);
-  if (entry.placesInCwd === true && !placed) run.role("place", { value: { exact: ".", text: ".", substitutions: [] } }, "puts files into");
+  if (entry.lists === true) {
+    const read = operands.filter((_, k) => (roleAt(roles, k, false) ?? "").startsWith("read"));
+    run.lists(read.length === 0 ? ["."] : read.map((a) => a.value.exact ?? a.value.text));
+  }
+  if (entry.placesInCwd === true && !placed)
+    run.role("place", { value: { exact: ".", text: ".", substitutions: [] } }, "puts files into");
   run.cls(entry.class, describe(entry.class, name));
 }
 
@@ -145,7 +170,11 @@ export function stdinCode(run: Run, language: string, name: string): void {
   const stdin = run.stdin;
   switch (stdin.kind) {
     case "pipe":
-      if (stdin.network) return run.cls("network-code", `${name} runs code piped from the network`);
+      if (stdin.network)
+        return run.cls(
+          "network-code",
+          `${name} runs code piped from the network${stdin.from === undefined ? "" : ` (${stdin.from})`}`,
+        );
       return run.cls("unknown", `${name} runs code piped from another command`);
     case "file":
       return run.role("exec", stdin.arg);
@@ -204,17 +233,23 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
     const eq = text.indexOf("=");
     const opt = eq < 0 ? text : text.slice(0, eq);
     const found = lookup(entry, opt);
-    if (found === undefined) return other(run, entry, name, text, eq < 0 ? undefined : literal(text.slice(eq + 1)));
-    if (found.role === "flag" || found.role === "recursive" || found.role === "in-place") return { found: [{ role: found.role }], usedNext: false };
-    if (eq >= 0) return { found: [{ role: found.role, value: literal(text.slice(eq + 1)) }], usedNext: false };
+    if (found === undefined)
+      return other(run, entry, name, text, eq < 0 ? undefined : literal(text.slice(eq + 1)));
+    if (found.role === "flag" || found.role === "recursive" || found.role === "in-place")
+      return { found: [{ role: found.role }], usedNext: false };
+    if (eq >= 0)
+      return { found: [{ role: found.role, value: literal(text.slice(eq + 1)) }], usedNext: false };
     if (next === undefined) return { found: [], usedNext: false };
     return { found: [{ role: found.role, value: next }], usedNext: true };
   }
   // A whole word listed as an option (find-style `-name`, `-rf` written out, PowerShell-style).
   const whole = entry.options.get(text);
   if (whole !== undefined && text.length > 2) {
-    if (whole === "flag" || whole === "recursive" || whole === "in-place") return { found: [{ role: whole }], usedNext: false };
-    return next === undefined ? { found: [], usedNext: false } : { found: [{ role: whole, value: next }], usedNext: true };
+    if (whole === "flag" || whole === "recursive" || whole === "in-place")
+      return { found: [{ role: whole }], usedNext: false };
+    return next === undefined
+      ? { found: [], usedNext: false }
+      : { found: [{ role: whole, value: next }], usedNext: true };
   }
   const found: Array<{ role: OptionRole; value?: Arg }> = [];
   const prefix = text[0] as string;
@@ -246,7 +281,10 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
 function other(run: Run, entry: ProgramEntry, name: string, option: string, value: Arg | undefined): Taken {
   if (entry.otherOptions === "flags") return { found: [], usedNext: false };
   if (entry.otherOptions === "candidate")
-    return { found: value === undefined ? [{ role: "flag" }] : [{ role: "candidate", value }], usedNext: false };
+    return {
+      found: value === undefined ? [{ role: "flag" }] : [{ role: "candidate", value }],
+      usedNext: false,
+    };
   run.unknown(`${name} ${option}: an option the catalogue does not know`);
   return "unknown";
 }

@@ -72,15 +72,32 @@ function sed(run: Run, args: readonly Arg[]): void {
       continue;
     }
     if (!ended && t !== undefined && t.startsWith("--")) {
-      const [name, value] = t.includes("=") ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)] : [t, undefined];
-      if ("--expression".startsWith(name) && name.length > 3) scripts.push(value !== undefined ? literal(value) : (args[++i] ?? literal("")));
+      const [name, value] = t.includes("=")
+        ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)]
+        : [t, undefined];
+      if ("--expression".startsWith(name) && name.length > 3)
+        scripts.push(value !== undefined ? literal(value) : (args[++i] ?? literal("")));
       else if ("--file".startsWith(name) && name.length > 3) {
         run.role("read", value !== undefined ? literal(value) : (args[++i] ?? literal("")));
         return run.unknown("sed -f: the script is in a file");
       } else if ("--in-place".startsWith(name) && name.length > 4) inPlace = true;
       else if (name === "--sandbox") sandbox = true;
       else if (name === "--line-length" && value === undefined) i++;
-      else if (!["--quiet", "--silent", "--regexp-extended", "--separate", "--unbuffered", "--null-data", "--posix", "--debug", "--follow-symlinks", "--zero-terminated", "--binary"].some((k) => k.startsWith(name)))
+      else if (
+        ![
+          "--quiet",
+          "--silent",
+          "--regexp-extended",
+          "--separate",
+          "--unbuffered",
+          "--null-data",
+          "--posix",
+          "--debug",
+          "--follow-symlinks",
+          "--zero-terminated",
+          "--binary",
+        ].some((k) => k.startsWith(name))
+      )
         return run.unknown(`sed ${name}: an option the catalogue does not know`);
       continue;
     }
@@ -104,7 +121,8 @@ function sed(run: Run, args: readonly Arg[]): void {
       }
       continue;
     }
-    if (!ended && t === undefined && startsOption(a)) return run.unknown("sed: an option known only at run time");
+    if (!ended && t === undefined && startsOption(a))
+      return run.unknown("sed: an option known only at run time");
     files.push(a);
   }
   if (scripts.length === 0) {
@@ -143,7 +161,8 @@ function awk(run: Run, args: readonly Arg[]): void {
       continue;
     }
     const optionsOpen = !ended && program === undefined && !fromFile;
-    if (optionsOpen && t === undefined && startsOption(a)) return run.unknown("awk: an option known only at run time");
+    if (optionsOpen && t === undefined && startsOption(a))
+      return run.unknown("awk: an option known only at run time");
     if (optionsOpen && t !== undefined && t.startsWith("-") && t.length > 1) {
       if (t.startsWith("--")) {
         const eq = t.indexOf("=");
@@ -155,7 +174,17 @@ function awk(run: Run, args: readonly Arg[]): void {
           if (f !== undefined) run.role("exec", f);
           fromFile = true;
         } else if (name === "--field-separator" || name === "--assign") value();
-        else if (!["--sandbox", "--posix", "--traditional", "--re-interval", "--characters-as-bytes", "--lint", "--csv"].includes(name))
+        else if (
+          ![
+            "--sandbox",
+            "--posix",
+            "--traditional",
+            "--re-interval",
+            "--characters-as-bytes",
+            "--lint",
+            "--csv",
+          ].includes(name)
+        )
           return run.unknown(`awk ${name}: an option the catalogue does not know`);
         continue;
       }
@@ -200,11 +229,15 @@ function awk(run: Run, args: readonly Arg[]): void {
 }
 
 const FIND_ONE = new Set(
-  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -size -mtime -mmin -atime -amin -ctime -cmin -perm -user -group -uid -gid -maxdepth -mindepth -links -inum -lname -ilname -fstype -printf -regextype -used -context".split(" "),
+  "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -size -mtime -mmin -atime -amin -ctime -cmin -perm -user -group -uid -gid -maxdepth -mindepth -links -inum -lname -ilname -fstype -printf -regextype -used -context".split(
+    " ",
+  ),
 );
 const FIND_READ = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 const FIND_FLAGS = new Set(
-  "-print -print0 -ls -prune -quit -depth -d -follow -xdev -mount -noleaf -true -false -empty -readable -writable -executable -nouser -nogroup -daystart -warn -nowarn -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ( ) ! ,".split(" "),
+  "-print -print0 -ls -prune -quit -depth -d -follow -xdev -mount -noleaf -true -false -empty -readable -writable -executable -nouser -nogroup -daystart -warn -nowarn -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ( ) ! ,".split(
+    " ",
+  ),
 );
 
 /** find: its roots are read; -exec runs a command on files below them; -delete and -fprint change files. */
@@ -264,7 +297,11 @@ function find(run: Run, args: readonly Arg[]): void {
       for (i++; i < args.length; i++) {
         const w = args[i] as Arg;
         const e = exact(w);
-        if (e === ";" || (e === "+" && command.length > 0 && exact(command[command.length - 1])?.includes("{}"))) break;
+        if (
+          e === ";" ||
+          (e === "+" && command.length > 0 && exact(command[command.length - 1])?.includes("{}"))
+        )
+          break;
         command.push(e !== undefined && e.includes("{}") ? { value: w.value, below } : w);
       }
       if (command.length === 0) return run.unknown(`find ${t} without a command`);
@@ -280,7 +317,23 @@ function find(run: Run, args: readonly Arg[]): void {
 function xargs(run: Run, args: readonly Arg[]): void {
   let i = 0;
   let replace: string | undefined;
-  const ONE = new Set(["-d", "-E", "-L", "-n", "-P", "-s", "-a", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--arg-file", "--process-slot-var"]);
+  const ONE = new Set([
+    "-d",
+    "-E",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "-a",
+    "--delimiter",
+    "--eof",
+    "--max-lines",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--arg-file",
+    "--process-slot-var",
+  ]);
   for (; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
@@ -316,15 +369,20 @@ function xargs(run: Run, args: readonly Arg[]): void {
       if (eq < 0 && !/^-[dELnPs]./.test(t)) i++;
       continue;
     }
-    if (/^-[0rtpxo]+$/.test(t) || ["--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"].includes(t)) continue;
+    if (
+      /^-[0rtpxo]+$/.test(t) ||
+      ["--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"].includes(t)
+    )
+      continue;
     if (/^-[dELnPs]/.test(t)) continue;
     return run.unknown(`xargs ${t}: an option the catalogue does not know`);
   }
   const stdin = run.stdin;
+  const dynamic = { text: "", substitutions: [], dynamic: "an item piped into xargs" };
   const item: Arg =
     stdin.kind === "pipe" && stdin.items !== undefined
-      ? { value: { text: "", substitutions: [], dynamic: "an item piped into xargs" }, below: stdin.items }
-      : { value: { text: "", substitutions: [], dynamic: "an item piped into xargs" } };
+      ? { value: dynamic, below: stdin.items }
+      : { value: dynamic, alternatives: stdin.kind === "pipe" ? (stdin.words ?? []) : [] };
   const command = args.slice(i);
   if (command.length === 0) command.push(literal("echo"));
   if (replace !== undefined) {
@@ -333,9 +391,45 @@ function xargs(run: Run, args: readonly Arg[]): void {
   } else run.wrap([...command, item]);
 }
 
-const CONFIG_READ = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list"]);
-const CONFIG_WRITE = new Set(["--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section", "set", "unset", "rename-section", "remove-section"]);
-const CONFIG_FLAGS = new Set(["--name-only", "--show-origin", "--show-scope", "-z", "--null", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--includes", "--no-includes", "--all", "--fixed-value", "--no-type"]);
+const CONFIG_READ = new Set([
+  "--get",
+  "--get-all",
+  "--get-regexp",
+  "--get-urlmatch",
+  "--list",
+  "-l",
+  "get",
+  "list",
+]);
+const CONFIG_WRITE = new Set([
+  "--add",
+  "--replace-all",
+  "--unset",
+  "--unset-all",
+  "--rename-section",
+  "--remove-section",
+  "set",
+  "unset",
+  "rename-section",
+  "remove-section",
+]);
+const CONFIG_FLAGS = new Set([
+  "--name-only",
+  "--show-origin",
+  "--show-scope",
+  "-z",
+  "--null",
+  "--bool",
+  "--int",
+  "--bool-or-int",
+  "--path",
+  "--expiry-date",
+  "--includes",
+  "--no-includes",
+  "--all",
+  "--fixed-value",
+  "--no-type",
+]);
 
 /** git config: which file it changes, and whether the key names a program git runs later. */
 function gitConfig(run: Run, args: readonly Arg[]): void {
@@ -351,7 +445,8 @@ function gitConfig(run: Run, args: readonly Arg[]): void {
     else if (t === "--worktree") file = literal(".git/config.worktree");
     else if (t === "--file" || t === "-f") file = args[++i] ?? file;
     else if (t.startsWith("--file=")) file = literal(t.slice(7));
-    else if (t === "--blob" || t === "--type" || t === "--default" || t === "--comment" || t === "--value") i++;
+    else if (t === "--blob" || t === "--type" || t === "--default" || t === "--comment" || t === "--value")
+      i++;
     else if (CONFIG_READ.has(t)) op ??= "read";
     else if (CONFIG_WRITE.has(t)) op = "write";
     else if (t === "--edit" || t === "-e" || t === "edit") op = "edit";
@@ -378,7 +473,13 @@ function dd(run: Run, args: readonly Arg[]): void {
     const t = text(a);
     const eq = t.indexOf("=");
     if (eq < 0) return run.unknown(`dd ${t}: an operand the catalogue does not know`);
-    const value: Arg = { value: { ...a.value, ...(a.value.exact === undefined ? {} : { exact: t.slice(eq + 1) }), text: t.slice(eq + 1) } };
+    const value: Arg = {
+      value: {
+        ...a.value,
+        ...(a.value.exact === undefined ? {} : { exact: t.slice(eq + 1) }),
+        text: t.slice(eq + 1),
+      },
+    };
     const key = t.slice(0, eq);
     if (key === "if") run.role("read", value);
     else if (key === "of") run.role("write", value);
@@ -392,7 +493,8 @@ function tar(run: Run, args: readonly Arg[]): void {
   let archive: Arg | undefined;
   let dir: Arg | undefined;
   const operands: Arg[] = [];
-  const VALUE_LONG = /^--(?:file|directory|exclude|files-from|transform|xform|owner|group|mode|mtime|strip-components|blocking-factor|format|label|newer|after-date|exclude-from|wildcards)/;
+  const VALUE_LONG =
+    /^--(?:file|directory|exclude|files-from|transform|xform|owner|group|mode|mtime|strip-components|blocking-factor|format|label|newer|after-date|exclude-from|wildcards)/;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     let t = exact(a);
@@ -406,15 +508,33 @@ function tar(run: Run, args: readonly Arg[]): void {
       const eq = t.indexOf("=");
       const name = eq < 0 ? t : t.slice(0, eq);
       const value = eq < 0 ? undefined : literal(t.slice(eq + 1));
-      if (/^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)/.test(name))
+      if (
+        /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)/.test(
+          name,
+        )
+      )
         return run.unknown(`tar ${name}: runs a program`);
       if (name === "--file") archive = value ?? args[++i];
       else if (name === "--directory") dir = value ?? args[++i];
       else if (name === "--files-from" || name === "--exclude-from") {
         const f = value ?? args[++i];
         if (f !== undefined) run.role("read", f);
-      } else if (name === "--create" || name === "--extract" || name === "--get" || name === "--list" || name === "--append" || name === "--update")
-        mode = { "--create": "c", "--extract": "x", "--get": "x", "--list": "t", "--append": "r", "--update": "u" }[name];
+      } else if (
+        name === "--create" ||
+        name === "--extract" ||
+        name === "--get" ||
+        name === "--list" ||
+        name === "--append" ||
+        name === "--update"
+      )
+        mode = {
+          "--create": "c",
+          "--extract": "x",
+          "--get": "x",
+          "--list": "t",
+          "--append": "r",
+          "--update": "u",
+        }[name];
       else if (VALUE_LONG.test(name) && value === undefined) i++;
       continue;
     }
@@ -422,7 +542,16 @@ function tar(run: Run, args: readonly Arg[]): void {
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
         if ("cxtru".includes(c)) mode = c;
-        else if (c === "f" || c === "C" || c === "T" || c === "X" || c === "b" || c === "N" || c === "K" || c === "V") {
+        else if (
+          c === "f" ||
+          c === "C" ||
+          c === "T" ||
+          c === "X" ||
+          c === "b" ||
+          c === "N" ||
+          c === "K" ||
+          c === "V"
+        ) {
           const value = k + 1 < t.length ? literal(t.slice(k + 1)) : args[++i];
           if (c === "f") archive = value;
           else if (c === "C") dir = value;
@@ -465,11 +594,50 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-const CURL_WRITE = new Set(["-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--hsts", "--alt-svc", "--etag-save"]);
-const CURL_READ = new Set(["--cacert", "--capath", "--cert", "--key", "--netrc-file", "--etag-compare", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--crlfile", "--pinnedpubkey"]);
-const CURL_SEND = new Set(["-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "--json", "-F", "--form", "--form-string"]);
+const CURL_WRITE = new Set([
+  "-o",
+  "--output",
+  "-c",
+  "--cookie-jar",
+  "-D",
+  "--dump-header",
+  "--trace",
+  "--trace-ascii",
+  "--stderr",
+  "--libcurl",
+  "--hsts",
+  "--alt-svc",
+  "--etag-save",
+]);
+const CURL_READ = new Set([
+  "--cacert",
+  "--capath",
+  "--cert",
+  "--key",
+  "--netrc-file",
+  "--etag-compare",
+  "--proxy-cacert",
+  "--proxy-cert",
+  "--proxy-key",
+  "--crlfile",
+  "--pinnedpubkey",
+]);
+const CURL_SEND = new Set([
+  "-d",
+  "--data",
+  "--data-ascii",
+  "--data-binary",
+  "--data-raw",
+  "--data-urlencode",
+  "--json",
+  "-F",
+  "--form",
+  "--form-string",
+]);
 const CURL_TEXT = new Set(
-  "-H --header -u --user -X --request -e --referer -A --user-agent -m --max-time --retry --retry-delay --retry-max-time --connect-timeout -r --range -C --continue-at -w --write-out -x --proxy -U --proxy-user --resolve --connect-to -Y --speed-limit -y --speed-time --limit-rate --max-redirs --max-filesize --output-dir -Q --quote --interface --dns-servers --proto --proto-redir --oauth2-bearer --aws-sigv4 --ciphers -E --cert-type --key-type --pass --noproxy -b --cookie -z --time-cond -t --telnet-option --local-port --keepalive-time --expect100-timeout --happy-eyeballs-timeout-ms --socks5 --socks4 --socks4a --socks5-hostname --preproxy --variable --url-query --request-target --tls-max --unix-socket --abstract-unix-socket --ftp-port -P".split(" "),
+  "-H --header -u --user -X --request -e --referer -A --user-agent -m --max-time --retry --retry-delay --retry-max-time --connect-timeout -r --range -C --continue-at -w --write-out -x --proxy -U --proxy-user --resolve --connect-to -Y --speed-limit -y --speed-time --limit-rate --max-redirs --max-filesize --output-dir -Q --quote --interface --dns-servers --proto --proto-redir --oauth2-bearer --aws-sigv4 --ciphers -E --cert-type --key-type --pass --noproxy -b --cookie -z --time-cond -t --telnet-option --local-port --keepalive-time --expect100-timeout --happy-eyeballs-timeout-ms --socks5 --socks4 --socks4a --socks5-hostname --preproxy --variable --url-query --request-target --tls-max --unix-socket --abstract-unix-socket --ftp-port -P".split(
+    " ",
+  ),
 );
 
 /** curl: URLs fetched; -o/-O files written with what was fetched; -d, -F, -T send data out. */
@@ -504,7 +672,8 @@ function curl(run: Run, args: readonly Arg[]): void {
       let k = 1;
       for (; k < t.length; k++) {
         const opt = `-${t[k] as string}`;
-        if (CURL_WRITE.has(opt) || CURL_SEND.has(opt) || CURL_TEXT.has(opt) || opt === "-T" || opt === "-K") break;
+        if (CURL_WRITE.has(opt) || CURL_SEND.has(opt) || CURL_TEXT.has(opt) || opt === "-T" || opt === "-K")
+          break;
         if (opt === "-O") remote = true;
       }
       if (k >= t.length) continue;
@@ -530,7 +699,13 @@ function curl(run: Run, args: readonly Arg[]): void {
       if (value !== undefined) run.role("read", value);
       return run.unknown("curl -K: options read from a file");
     }
-    if (CURL_WRITE.has(name) || CURL_SEND.has(name) || CURL_TEXT.has(name) || name === "-T" || name === "--upload-file") {
+    if (
+      CURL_WRITE.has(name) ||
+      CURL_SEND.has(name) ||
+      CURL_TEXT.has(name) ||
+      name === "-T" ||
+      name === "--upload-file"
+    ) {
       const { value, next } = valueOf(t, i, eq);
       if (value !== undefined) takeCurl(name, value);
       if (next) i++;
@@ -561,7 +736,10 @@ function curl(run: Run, args: readonly Arg[]): void {
       if (!/^(?:GET|HEAD|OPTIONS)$/i.test(text(value))) sends = true;
     } else if (name === "-b" || name === "--cookie") {
       if (!text(value).includes("=")) run.role("read", value);
-    } else if ((name === "-H" || name === "--header" || name === "-w" || name === "--write-out") && text(value).startsWith("@"))
+    } else if (
+      (name === "-H" || name === "--header" || name === "-w" || name === "--write-out") &&
+      text(value).startsWith("@")
+    )
       run.role("read", literal(text(value).slice(1)));
     else if (name === "--output-dir") outputDir = value;
   }
@@ -569,13 +747,18 @@ function curl(run: Run, args: readonly Arg[]): void {
   for (const o of outputs) if (text(o) !== "-") run.role("write", o, "downloads into");
   for (const u of urls) {
     run.role(sends ? "send-url" : "url", u);
-    if (remote && u.value.exact !== undefined) run.role("write", literal(remoteName(u.value.exact)), "downloads into");
+    if (remote && u.value.exact !== undefined)
+      run.role("write", literal(remoteName(u.value.exact)), "downloads into");
   }
   for (const s of sent) run.role("send-data", s);
   run.cls(sends ? "sends" : "fetch", sends ? "curl sends data out" : "curl fetches from the network");
 }
 
-const WGET_ONE = new Set("-t --tries -T --timeout -w --wait --header -U --user-agent --user --password -l --level --limit-rate -Q --quota --referer --max-redirect --restrict-file-names -A --accept -R --reject -D --domains --exclude-domains -I --include-directories -X --exclude-directories --method --body-data -B --base".split(" "));
+const WGET_ONE = new Set(
+  "-t --tries -T --timeout -w --wait --header -U --user-agent --user --password -l --level --limit-rate -Q --quota --referer --max-redirect --restrict-file-names -A --accept -R --reject -D --domains --exclude-domains -I --include-directories -X --exclude-directories --method --body-data -B --base".split(
+    " ",
+  ),
+);
 
 /** wget: URLs fetched and written into the working folder (or -O, -P); --post-* sends data. */
 function wget(run: Run, args: readonly Arg[]): void {
@@ -613,7 +796,8 @@ function wget(run: Run, args: readonly Arg[]): void {
       const v = value();
       if (v !== undefined) run.role("read", v);
       return run.unknown("wget -i: URLs read from a file");
-    } else if (name === "-e" || name === "--execute" || name === "--config") return run.unknown(`wget ${name}: settings from the command`);
+    } else if (name === "-e" || name === "--execute" || name === "--config")
+      return run.unknown(`wget ${name}: settings from the command`);
     else if (name === "-r" || name === "--recursive" || name === "-m" || name === "--mirror") tree = true;
     else if (WGET_ONE.has(name)) {
       if (eq < 0 && glued === undefined) i++;
@@ -621,7 +805,8 @@ function wget(run: Run, args: readonly Arg[]): void {
   }
   for (const u of urls) {
     run.role(sends ? "send-url" : "url", u);
-    if (output === undefined && !tree && u.value.exact !== undefined) run.role("write", literal(remoteName(u.value.exact)), "downloads into");
+    if (output === undefined && !tree && u.value.exact !== undefined)
+      run.role("write", literal(remoteName(u.value.exact)), "downloads into");
   }
   if (output !== undefined && text(output) !== "-") run.role("write", output, "downloads into");
   if (tree) run.role("place", literal("."), "downloads a tree into");
@@ -630,7 +815,11 @@ function wget(run: Run, args: readonly Arg[]): void {
 
 /** `[user@]host:path` (not `C:\x`, not `./a:b`). */
 const REMOTE = /^(?:[\w.-]+@)?[\w.-]+:(?![\\/])/;
-const REMOTE_ONE = new Set("-P -p -i -F -o -l -c -J -S -D --port --rsh -e --exclude --include --filter -f --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from -T".split(" "));
+const REMOTE_ONE = new Set(
+  "-P -p -i -F -o -l -c -J -S -D --port --rsh -e --exclude --include --filter -f --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from -T".split(
+    " ",
+  ),
+);
 
 /** scp, rsync: a remote end sends or fetches; local sources are read, a local destination is written. */
 function remoteCopy(run: Run, args: readonly Arg[]): void {
@@ -649,8 +838,12 @@ function remoteCopy(run: Run, args: readonly Arg[]): void {
     }
     const eq = t.indexOf("=");
     const name = eq >= 0 ? t.slice(0, eq) : t;
-    if (name === "-e" || name === "--rsh" || name === "--rsync-path") return run.unknown(`${run.program} ${name}: runs a program`);
-    if (name === "-o" && /proxycommand|localcommand|permitlocalcommand/i.test(exact(args[i + 1]) ?? "ProxyCommand"))
+    if (name === "-e" || name === "--rsh" || name === "--rsync-path")
+      return run.unknown(`${run.program} ${name}: runs a program`);
+    if (
+      name === "-o" &&
+      /proxycommand|localcommand|permitlocalcommand/i.test(exact(args[i + 1]) ?? "ProxyCommand")
+    )
       return run.unknown(`${run.program} -o ${exact(args[i + 1]) ?? ""}: runs a program`);
     if (name === "--files-from" || name === "--exclude-from" || name === "--include-from") {
       const f = eq >= 0 ? literal(t.slice(eq + 1)) : args[++i];
@@ -669,7 +862,8 @@ function remoteCopy(run: Run, args: readonly Arg[]): void {
   const isRemote = (a: Arg) => REMOTE.test(text(a));
   const sources = operands;
   if (isRemote(target)) {
-    for (const s of sources) if (!isRemote(s)) run.role("send-data", s.value.exact === undefined ? s : s, "sends");
+    for (const s of sources)
+      if (!isRemote(s)) run.role("send-data", s.value.exact === undefined ? s : s, "sends");
     return run.cls("sends", `${run.program} sends files to another machine`);
   }
   for (const s of sources) if (!isRemote(s)) run.role("source", s, "copies");
@@ -691,7 +885,8 @@ function env(run: Run, args: readonly Arg[]): void {
       i++;
       break;
     }
-    if (t === "-S" || t.startsWith("--split-string") || /^-[iv0]*S/.test(t)) return run.unknown("env -S: a command split from one string");
+    if (t === "-S" || t.startsWith("--split-string") || /^-[iv0]*S/.test(t))
+      return run.unknown("env -S: a command split from one string");
     if (t === "-u" || t === "--unset") {
       i++;
       continue;
@@ -705,8 +900,17 @@ function env(run: Run, args: readonly Arg[]): void {
       run.chdir(literal(t.slice(8)));
       continue;
     }
-    if (/^-[iv0]+$/.test(t) || t === "--ignore-environment" || t === "--null" || t === "--debug" || t.startsWith("--unset=") || /^-u./.test(t)) continue;
-    if (t.startsWith("-") && t.length > 1) return run.unknown(`env ${t}: an option the catalogue does not know`);
+    if (
+      /^-[iv0]+$/.test(t) ||
+      t === "--ignore-environment" ||
+      t === "--null" ||
+      t === "--debug" ||
+      t.startsWith("--unset=") ||
+      /^-u./.test(t)
+    )
+      continue;
+    if (t.startsWith("-") && t.length > 1)
+      return run.unknown(`env ${t}: an option the catalogue does not know`);
     if (/^[A-Za-z_]\w*=/.test(t)) {
       run.variable(t.slice(0, t.indexOf("=")), literal(t.slice(t.indexOf("=") + 1)));
       continue;

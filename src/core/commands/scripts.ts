@@ -37,7 +37,26 @@ function restOfLine(text: string, i: number): { arg: string; next: number } {
   return { arg: text.slice(k, stop), next: stop + 1 };
 }
 
-const SIMPLE = new Set(["p", "P", "d", "D", "n", "N", "g", "G", "h", "H", "x", "z", "=", "F", "l", "L", "q", "Q"]);
+const SIMPLE = new Set([
+  "p",
+  "P",
+  "d",
+  "D",
+  "n",
+  "N",
+  "g",
+  "G",
+  "h",
+  "H",
+  "x",
+  "z",
+  "=",
+  "F",
+  "l",
+  "L",
+  "q",
+  "Q",
+]);
 
 export function sedScript(script: string): SedFacts {
   const facts: SedFacts = { reads: [], writes: [], runs: [], runsPatternSpace: false };
@@ -91,7 +110,8 @@ export function sedScript(script: string): SedFacts {
     if (c === "#" || c === ":" || c === "a" || c === "i" || c === "c") {
       // A comment, a label or text to add: to the end of the line (with GNU's one-line form).
       let { next } = restOfLine(script, i);
-      while ((c === "a" || c === "i" || c === "c") && script[next - 2] === "\\" && next < n) next = restOfLine(script, next).next;
+      while ((c === "a" || c === "i" || c === "c") && script[next - 2] === "\\" && next < n)
+        next = restOfLine(script, next).next;
       i = next;
       continue;
     }
@@ -118,7 +138,8 @@ export function sedScript(script: string): SedFacts {
     }
     if (c === "s" || c === "y") {
       const delim = script[i];
-      if (delim === undefined || delim === "\n" || delim === "\\") return problem(`an ${c} command without a delimiter`);
+      if (delim === undefined || delim === "\n" || delim === "\\")
+        return problem(`an ${c} command without a delimiter`);
       const mid = until(script, i + 1, delim);
       const end = mid < 0 ? -1 : until(script, mid, delim);
       if (end < 0) return problem(`an ${c} command that does not end`);

@@ -127,7 +127,9 @@ class Walker {
         : `${operation}\u0000${kind}\u0000${spelled}\u0000${via.class ?? ""}\u0000${via.container ?? ""}\u0000${via.does}\u0000${via.runs ?? ""}\u0000${via.cwd ?? ""}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.effects.push(via === undefined ? { operation, kind, at, spelled } : { operation, kind, at, spelled, via });
+    this.effects.push(
+      via === undefined ? { operation, kind, at, spelled } : { operation, kind, at, spelled, via },
+    );
   }
 
   /**
@@ -272,7 +274,6 @@ export function commandText(value: unknown): string | undefined {
   return undefined;
 }
 
-
 /** The working directories an exec call names for its command, in WORKDIR_ARGS order. */
 export function workdirsOf(args: Record<string, unknown>): Array<{ at: string; dir: string }> {
   return WORKDIR_ARGS.filter((n) => typeof args[n] === "string" && args[n] !== "").map((n) => ({
@@ -284,8 +285,41 @@ export function workdirsOf(args: Record<string, unknown>): Array<{ at: string; d
 /** Shells whose commands the bash grammar reads (their `-c` scripts and their input). */
 const POSIX_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash"]);
 /** Words of a tool's name that say it runs shell commands, and words that say it runs code in another language. */
-const SHELL_NAME_WORDS = new Set(["bash", "sh", "zsh", "shell", "command", "commands", "terminal", "console"]);
-const OTHER_LANGUAGE_WORDS = new Set(["python", "py", "code", "js", "javascript", "node", "ruby", "sql", "blender", "script", "powershell", "pwsh", "ps", "cmd", "applescript", "osascript", "lua", "r", "julia", "eval", "repl", "notebook", "jupyter"]);
+const SHELL_NAME_WORDS = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "shell",
+  "command",
+  "commands",
+  "terminal",
+  "console",
+]);
+const OTHER_LANGUAGE_WORDS = new Set([
+  "python",
+  "py",
+  "code",
+  "js",
+  "javascript",
+  "node",
+  "ruby",
+  "sql",
+  "blender",
+  "script",
+  "powershell",
+  "pwsh",
+  "ps",
+  "cmd",
+  "applescript",
+  "osascript",
+  "lua",
+  "r",
+  "julia",
+  "eval",
+  "repl",
+  "notebook",
+  "jupyter",
+]);
 
 /** A command the bash grammar can read: where it is, what it is, and the shell it is typed into. */
 interface ShellCommand {
@@ -304,7 +338,12 @@ interface ShellCommand {
  * Commander's `shell` argument, a Windows machine (PowerShell or cmd by default) and tools whose
  * name says another language keep the old reading: there is no grammar for those here.
  */
-function shellCommand(tool: string, args: Record<string, unknown>, known: KnownTool | undefined, setup: CommandSetup): ShellCommand | undefined {
+function shellCommand(
+  tool: string,
+  args: Record<string, unknown>,
+  known: KnownTool | undefined,
+  setup: CommandSetup,
+): ShellCommand | undefined {
   const shellArg = typeof args["shell"] === "string" ? programName(args["shell"]) : undefined;
   if (shellArg !== undefined && !POSIX_SHELLS.has(shellArg)) return undefined;
   if (shellArg === undefined && setup.platform === "win32") return undefined;
@@ -316,13 +355,24 @@ function shellCommand(tool: string, args: Record<string, unknown>, known: KnownT
     return { names: ["input"], at: "arguments.input", text: args["input"], persistent: { id, state } };
   }
   const words = nameWords(tool);
-  const posix = known?.shell === true || (words.some((w) => SHELL_NAME_WORDS.has(w)) && !words.some((w) => OTHER_LANGUAGE_WORDS.has(w)));
+  const posix =
+    known?.shell === true ||
+    (words.some((w) => SHELL_NAME_WORDS.has(w)) && !words.some((w) => OTHER_LANGUAGE_WORDS.has(w)));
   if (!posix) return undefined;
-  const declared = Object.keys(known?.args ?? {}).filter((k) => known?.args[k] === "command" && k !== "stdin");
-  const name = [...declared, ...COMMAND_ARGS.filter((n) => n !== "stdin" && n !== "args" && n !== "argv")].find(
-    (n) => typeof args[n] === "string" || (Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string")),
+  const declared = Object.keys(known?.args ?? {}).filter(
+    (k) => known?.args[k] === "command" && k !== "stdin",
   );
-  const extra = ["args", "argv"].find((n) => Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string"));
+  const name = [
+    ...declared,
+    ...COMMAND_ARGS.filter((n) => n !== "stdin" && n !== "args" && n !== "argv"),
+  ].find(
+    (n) =>
+      typeof args[n] === "string" ||
+      (Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string")),
+  );
+  const extra = ["args", "argv"].find(
+    (n) => Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string"),
+  );
   if (name === undefined && extra === undefined) return undefined;
   const out: ShellCommand = { names: [], at: `arguments.${name ?? extra ?? ""}` };
   const value = name === undefined ? undefined : args[name];
@@ -338,11 +388,19 @@ function shellCommand(tool: string, args: Record<string, unknown>, known: KnownT
     out.stdin = args["stdin"];
     out.names.push("stdin");
   }
-  if (lower === "write_to_terminal") out.persistent = { id: "terminal", state: setup.shells.get("terminal") ?? { cwds: [undefined], vars: new Map(), defined: new Set() } };
+  if (lower === "write_to_terminal")
+    out.persistent = {
+      id: "terminal",
+      state: setup.shells.get("terminal") ?? { cwds: [undefined], vars: new Map(), defined: new Set() },
+    };
   return out;
 }
 
-const copyState = (s: ShellState): ShellState => ({ cwds: [...s.cwds], vars: new Map(s.vars), defined: new Set(s.defined) });
+const copyState = (s: ShellState): ShellState => ({
+  cwds: [...s.cwds],
+  vars: new Map(s.vars),
+  defined: new Set(s.defined),
+});
 
 /**
  * Effects of calling `tool` with `args`. `execClass` is true when the policy's exec globs name
@@ -350,7 +408,12 @@ const copyState = (s: ShellState): ShellState => ({ cwds: [...s.cwds], vars: new
  * `setup` (the bash grammar and the catalogue), a shell command is judged by what its programs
  * do (docs/decisions/0079-program-catalogue.md); without it, every word of it is a path.
  */
-export function extractEffects(tool: string, args: Record<string, unknown>, execClass: boolean, setup?: CommandSetup): Extraction {
+export function extractEffects(
+  tool: string,
+  args: Record<string, unknown>,
+  execClass: boolean,
+  setup?: CommandSetup,
+): Extraction {
   const known = knownTool(tool, args);
   const isExec = execClass || known?.exec === true;
   const workdirs = isExec ? workdirsOf(args) : [];
@@ -368,7 +431,10 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
         cwds: [undefined, ...workdirs.map((w) => w.dir)],
         ...(state === undefined ? {} : { shell: state }),
       };
-      const stdin: Stdin = command.stdin === undefined ? { kind: "none" } : { kind: "heredoc", text: command.stdin, expands: false };
+      const stdin: Stdin =
+        command.stdin === undefined
+          ? { kind: "none" }
+          : { kind: "heredoc", text: command.stdin, expands: false };
       const analyses: Analysis[] = [];
       if (command.text !== undefined) {
         walker.count(command.text);
@@ -385,10 +451,12 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
           for (const text of a.legacy) walker.legacyWords(text, command.at, 1);
         } else walker.analysed(a, command.at, 1);
       }
-      if (command.persistent !== undefined && state !== undefined) shell = { id: command.persistent.id, state };
+      if (command.persistent !== undefined && state !== undefined)
+        shell = { id: command.persistent.id, state };
       if (readOldWay) for (const n of command.names) walker.visit(args[n], `arguments.${n}`, "command", 1, n);
     }
-    if (isExec && readOldWay) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
+    if (isExec && readOldWay)
+      walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
     for (const [name, value] of Object.entries(args)) {
       if (command !== undefined && command.names.includes(name)) continue;
       const declared = known?.args[name];
@@ -403,5 +471,7 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
     if (err instanceof Unjudgeable) return { ok: false, error: err.message };
     throw err;
   }
-  return shell === undefined ? { ok: true, effects: walker.effects } : { ok: true, effects: walker.effects, shell };
+  return shell === undefined
+    ? { ok: true, effects: walker.effects }
+    : { ok: true, effects: walker.effects, shell };
 }

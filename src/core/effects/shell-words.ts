@@ -195,7 +195,6 @@ const POWERSHELLS = new Set(["pwsh", "powershell", "pwsh-preview"]);
 
 const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
-
 export interface Invocation {
   /** The program's name (programName). */
   program: string;

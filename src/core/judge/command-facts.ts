@@ -21,7 +21,9 @@ const parentOf = (p: string): string => {
 
 /** `inner` is `outer` or below it. */
 const within = (inner: string, outer: string): boolean =>
-  inner === outer || inner.startsWith(outer.endsWith("/") || outer.endsWith("\\") ? outer : `${outer}/`) || inner.startsWith(`${outer}\\`);
+  inner === outer ||
+  inner.startsWith(outer.endsWith("/") || outer.endsWith("\\") ? outer : `${outer}/`) ||
+  inner.startsWith(`${outer}\\`);
 
 export function commandFacts(items: JudgedEffect[], cx: DecideContext): JudgedEffect[] {
   const c = cx.policy.commands;
@@ -41,14 +43,22 @@ export function commandFacts(items: JudgedEffect[], cx: DecideContext): JudgedEf
   return items.map((item) => {
     const via = item.effect.via;
     if (via === undefined) return item;
-    const raise = (verdict: Verdict, rule: string, reason: string): JudgedEffect =>
-      RANK[verdict] > RANK[item.verdict] ? { ...item, verdict, rule, reason } : item;
+    const raise = (verdict: Verdict, rule: string, reason: string, orEqual = false): JudgedEffect =>
+      RANK[verdict] > RANK[item.verdict] || (orEqual && RANK[verdict] === RANK[item.verdict])
+        ? { ...item, verdict, rule, reason }
+        : item;
     if (via.tree === true && item.effect.kind === "path" && item.resolved !== undefined) {
       for (const form of new Set([item.lexical, item.resolved])) {
         if (form === undefined) continue;
         const root = c.protectedRoot(form, resolver);
         if (root !== undefined)
-          return raise(c.destructive, "commands.destructive", `${via.command}: ${via.does} ${form}, a protected root (commands.protected_roots ${root}; commands.destructive is ${c.destructive})`);
+          // Said even when a path rule below the folder denies too: it says more.
+          return raise(
+            c.destructive,
+            "commands.destructive",
+            `${via.command}: ${via.does} ${form}, a protected root (commands.protected_roots ${root}; commands.destructive is ${c.destructive})`,
+            true,
+          );
       }
       return item;
     }
@@ -58,9 +68,17 @@ export function commandFacts(items: JudgedEffect[], cx: DecideContext): JudgedEf
     if (via.runs !== undefined) {
       const file = canonical(via.runs);
       if (file !== undefined && downloaded.has(file))
-        return raise(c.networkCode, "commands.network_code", `${via.command}: runs ${file}, which was downloaded in this session (commands.network_code is ${c.networkCode})`);
+        return raise(
+          c.networkCode,
+          "commands.network_code",
+          `${via.command}: runs ${file}, which was downloaded in this session (commands.network_code is ${c.networkCode})`,
+        );
       if (file !== undefined && written.has(file))
-        return raise(after, `commands.${afterKey}`, `${via.command}: runs ${file}, which this session wrote (commands.${afterKey} is ${after}${taint})`);
+        return raise(
+          after,
+          `commands.${afterKey}`,
+          `${via.command}: runs ${file}, which this session wrote (commands.${afterKey} is ${after}${taint})`,
+        );
     }
     const cwd = canonical(via.cwd);
     if (cwd === undefined) return item;
@@ -68,7 +86,11 @@ export function commandFacts(items: JudgedEffect[], cx: DecideContext): JudgedEf
       const pattern = c.decidesWhatRuns(p, resolver);
       if (pattern === undefined) continue;
       if (within(p, cwd) || within(cwd, parentOf(p)))
-        return raise(after, `commands.${afterKey}`, `${via.command}: ${via.does} in ${cwd} after this session wrote ${p}, which decides what runs (commands.decides_what_runs ${pattern}; commands.${afterKey} is ${after}${taint})`);
+        return raise(
+          after,
+          `commands.${afterKey}`,
+          `${via.command}: ${via.does} in ${cwd} after this session wrote ${p}, which decides what runs (commands.decides_what_runs ${pattern}; commands.${afterKey} is ${after}${taint})`,
+        );
     }
     return item;
   });

@@ -116,7 +116,8 @@ export function requestEffects(
   if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
   const legacy = containerTest(shape.subject, shape.args, execGlob !== undefined);
   // An effect of a parsed command says itself whether it is a whole folder; the rest are read the old way.
-  const isContainer = (e: Effect): ContainerKind | undefined => (e.via !== undefined ? e.via.container : legacy(e));
+  const isContainer = (e: Effect): ContainerKind | undefined =>
+    e.via !== undefined ? e.via.container : legacy(e);
   const out: RequestEffects = { subject: shape.subject, effects: extraction.effects, execGlob, isContainer };
   if (extraction.shell !== undefined) out.shell = extraction.shell;
   return out;
@@ -156,7 +157,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
         effect: { ...item.effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${tool} would ${reads ? "move or copy away" : kind === "remove" ? "remove" : "move, copy or unpack onto"} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
+        reason: `${item.effect.via === undefined ? `${tool} would ${reads ? "move or copy away" : kind === "remove" ? "remove" : "move, copy or unpack onto"}` : `${item.effect.via.command}: ${item.effect.via.does}`} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
       };
     }
   }

@@ -38,6 +38,12 @@ export interface EffectContext {
 }
 
 const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run" };
+
+/** `write_file would write`, or for a program in a command, `chmod -R 0666 ~: changes the mode of`. */
+export const doing = (effect: Effect, cx: { tool: string }): string =>
+  effect.via === undefined
+    ? `${cx.tool} would ${VERB[effect.operation]}`
+    : `${effect.via.command}: ${effect.via.does}`;
 const TAINT_NOTE = ", and this session has taken in untrusted content";
 
 /** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
@@ -127,13 +133,13 @@ function judgePath(
         effect: { ...effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${cx.tool} would ${VERB[effect.operation]} ${form}${via}${reading.note}, which matches paths.${list} ${pattern}${note}`,
+        reason: `${doing(effect, cx)} ${form}${via}${reading.note}, which matches paths.${list} ${pattern}${note}`,
       };
     }
   }
   return {
     ...judged,
-    reason: `${cx.tool} would ${VERB[effect.operation]} ${c.resolved}${reading.note}, which no rule names`,
+    reason: `${doing(effect, cx)} ${c.resolved}${reading.note}, which no rule names`,
   };
 }
 
@@ -190,7 +196,12 @@ function judgeClass(
       return rated(c.persistence, "persistence");
     default:
       // unknown, sends
-      return { effect, verdict: exec.verdict, rule: exec.rule, reason: `${said}; ${exec.key} is ${exec.verdict}${taint}` };
+      return {
+        effect,
+        verdict: exec.verdict,
+        rule: exec.rule,
+        reason: `${said}; ${exec.key} is ${exec.verdict}${taint}`,
+      };
   }
 }
 
@@ -250,7 +261,10 @@ function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
     return {
       effect,
       verdict: "allow",
-      reason: `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`,
+      reason:
+        effect.via === undefined
+          ? `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`
+          : `${effect.via.command}: ${effect.via.does} ${effect.spelled}; unless the host is one commands.trusted_hosts names, its answer marks the session as tainted`,
     };
   }
   return judgePath(effect, cx);

@@ -89,7 +89,8 @@ export function createSessionJudge(
   function remember(x: Explanation): void {
     for (const item of x.items) {
       const e = item.effect;
-      if (e.kind !== "path" || e.operation !== "write" || item.resolved === undefined || e.via?.weak === true) continue;
+      if (e.kind !== "path" || e.operation !== "write" || item.resolved === undefined || e.via?.weak === true)
+        continue;
       if (written.size < MAX_REMEMBERED) written.add(item.resolved);
       if (e.via?.downloaded === true && downloaded.size < MAX_REMEMBERED) downloaded.add(item.resolved);
     }
@@ -97,7 +98,10 @@ export function createSessionJudge(
   }
 
   /** Desktop Commander's start_process answers with the process id of what it started. */
-  function startedShell(request: { method: string; params: unknown }, response: Record<string, unknown>): void {
+  function startedShell(
+    request: { method: string; params: unknown },
+    response: Record<string, unknown>,
+  ): void {
     if (request.method !== "tools/call") return;
     const p = request.params as { name?: unknown; arguments?: { command?: unknown } } | undefined;
     if (typeof p?.name !== "string" || p.name.toLowerCase() !== "start_process") return;
@@ -105,7 +109,8 @@ export function createSessionJudge(
     if (typeof command !== "string" || !INTERACTIVE_SHELL.test(command)) return;
     const text = JSON.stringify(response["result"] ?? "");
     const pid = /\bPID[:\s]+(\d+)/i.exec(text)?.[1];
-    if (pid !== undefined && shells.size < MAX_SHELLS) shells.set(`pid:${pid}`, { cwds: [undefined], vars: new Map(), defined: new Set() });
+    if (pid !== undefined && shells.size < MAX_SHELLS)
+      shells.set(`pid:${pid}`, { cwds: [undefined], vars: new Map(), defined: new Set() });
   }
 }
 

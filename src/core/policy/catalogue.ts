@@ -70,6 +70,8 @@ export interface ProgramEntry {
   lastOperand?: Role;
   /** It puts files into its working folder when no option names a place (unzip, tar x). */
   placesInCwd?: boolean;
+  /** It prints paths below its read operands (or its working folder): what a downstream xargs gets. */
+  lists?: boolean;
   /** Subcommands chosen by the first operand (after the entry's own options). */
   subcommands?: ReadonlyMap<string, ProgramEntry>;
   /** What an unlisted subcommand is. */
@@ -85,7 +87,7 @@ export interface Catalogue {
   readonly size: number;
 }
 
-const ENTRY_KEYS = ["summary", "class", "options", "other_options", "operands", "last_operand", "places_in_cwd", "subcommands", "other_subcommands", "stdin", "handler"];
+const ENTRY_KEYS = ["summary", "class", "options", "other_options", "operands", "last_operand", "places_in_cwd", "lists", "subcommands", "other_subcommands", "stdin", "handler"];
 const OPTION_NAME = /^(?:-[A-Za-z0-9?#]|--[A-Za-z0-9][A-Za-z0-9-]*|-[A-Za-z][A-Za-z0-9-]+|\+[A-Za-z])$/;
 const PROGRAM_NAME = /^[a-z0-9._+[-]+$/;
 
@@ -136,6 +138,9 @@ function compileEntry(raw: unknown, at: KeyPath, problems: PolicyProblem[]): Pro
   const last = raw["last_operand"];
   if (last !== undefined && !(typeof last === "string" && (ROLES as readonly string[]).includes(last)))
     problems.push({ path: [...at, "last_operand"], expected: `a role (${oneOf(ROLES)})`, got: got(last) });
+  const lists = raw["lists"];
+  if (lists !== undefined && typeof lists !== "boolean")
+    problems.push({ path: [...at, "lists"], expected: "true or false", got: got(lists) });
   const inCwd = raw["places_in_cwd"];
   if (inCwd !== undefined && typeof inCwd !== "boolean")
     problems.push({ path: [...at, "places_in_cwd"], expected: "true or false", got: got(inCwd) });
@@ -171,6 +176,7 @@ function compileEntry(raw: unknown, at: KeyPath, problems: PolicyProblem[]): Pro
   if (subcommands !== undefined) entry.subcommands = subcommands;
   if (last !== undefined) entry.lastOperand = last as Role;
   if (inCwd === true) entry.placesInCwd = true;
+  if (lists === true) entry.lists = true;
   if (stdin !== undefined) entry.stdin = stdin as Language;
   if (handler !== undefined) entry.handler = handler as Handler;
   return entry;

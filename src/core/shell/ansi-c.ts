@@ -80,4 +80,3 @@ export function ansiC(text: string, start: number): { decoded: string; stop: num
   }
   return { decoded: out, stop: j };
 }
-

@@ -142,7 +142,12 @@ function wordParts(node: SyntaxNode, quoted = false): WordPart[] {
       return [{ kind: "subst", body: sequence(named(node)), source: node.text }];
     case "process_substitution":
       return [
-        { kind: "procsub", output: node.text.startsWith(">"), body: sequence(named(node)), source: node.text },
+        {
+          kind: "procsub",
+          output: node.text.startsWith(">"),
+          body: sequence(named(node)),
+          source: node.text,
+        },
       ];
     case "arithmetic_expansion":
       return [{ kind: "arith", inner: substitutionsIn(node), source: node.text }];
@@ -168,7 +173,11 @@ function stringParts(node: SyntaxNode): WordPart[] {
   const end = node.endIndex - 1;
   const gap = (upTo: number) => {
     if (upTo > at)
-      parts.push({ kind: "text", text: unescapeDouble(text.slice(at - node.startIndex, upTo - node.startIndex)), quoted: true });
+      parts.push({
+        kind: "text",
+        text: unescapeDouble(text.slice(at - node.startIndex, upTo - node.startIndex)),
+        quoted: true,
+      });
   };
   for (const { node: c } of children(node)) {
     if (!c.isNamed) continue;
@@ -267,19 +276,25 @@ function heredoc(node: SyntaxNode, tail: Tail): Redirect {
     let at = body.startIndex;
     for (const c of named(body)) {
       if (c.startIndex > at)
-        parts.push({ kind: "text", text: body.text.slice(at - body.startIndex, c.startIndex - body.startIndex), quoted: true });
+        parts.push({
+          kind: "text",
+          text: body.text.slice(at - body.startIndex, c.startIndex - body.startIndex),
+          quoted: true,
+        });
       if (c.type === "heredoc_content") parts.push({ kind: "text", text: c.text, quoted: true });
       else parts.push(...wordParts(c, true));
       at = c.endIndex;
     }
-    if (body.endIndex > at) parts.push({ kind: "text", text: body.text.slice(at - body.startIndex), quoted: true });
+    if (body.endIndex > at)
+      parts.push({ kind: "text", text: body.text.slice(at - body.startIndex), quoted: true });
   }
   // tree-sitter-bash hangs what follows the operator on the same line (`| sh`, `&& rm x`, `> out`)
   // under the here-document; those are statements (or redirections) of their own.
   for (const k of kids) {
     if (k.field === "redirect" || k.node.type === "heredoc_start" || k.node.type === "heredoc_body") continue;
     if (k.node.type === "pipeline") tail.pipeTo.push(...named(k.node).map(statement));
-    else if (k.field === "right" || (k.node.isNamed && isStatementType(k.node.type))) tail.after.push(statement(k.node));
+    else if (k.field === "right" || (k.node.isNamed && isStatementType(k.node.type)))
+      tail.after.push(statement(k.node));
   }
   const redirect: Redirect = { op, heredoc: { text: body?.text ?? "", expands, parts } };
   if (fd !== undefined) redirect.fd = fd;
@@ -289,7 +304,8 @@ function heredoc(node: SyntaxNode, tail: Tail): Redirect {
 /** Redirections of one redirect node; extra words after the first destination are arguments. */
 function redirects(node: SyntaxNode, extraWords: ShellWord[], tail: Tail, nested: Redirect[]): Redirect[] {
   if (node.type === "heredoc_redirect") {
-    for (const k of children(node)) if (k.field === "redirect") nested.push(...redirects(k.node, extraWords, tail, nested));
+    for (const k of children(node))
+      if (k.field === "redirect") nested.push(...redirects(k.node, extraWords, tail, nested));
     return [heredoc(node, tail)];
   }
   const kids = children(node);
@@ -364,7 +380,8 @@ function declaration(node: SyntaxNode): SimpleCommand {
     if (c.type === "comment") continue;
     if (!c.isNamed) {
       // The builtin itself (`export`, `declare`, …) is an anonymous token.
-      if (/^[a-z]+$/.test(c.type)) out.words.push({ source: c.text, parts: [{ kind: "text", text: c.text, quoted: false }] });
+      if (/^[a-z]+$/.test(c.type))
+        out.words.push({ source: c.text, parts: [{ kind: "text", text: c.text, quoted: false }] });
       continue;
     }
     if (c.type === "variable_assignment") {
@@ -391,6 +408,16 @@ function redirected(node: SyntaxNode): Statement {
   }
   let result: Statement;
   const body = bodyNode === undefined ? simple(node.text) : statement(bodyNode);
+  // `cd ~ && echo x >> .bashrc`: bash redirects only the last command of the list; tree-sitter-bash
+  // hangs the redirection on the whole list. It is put back on the last command.
+  if (bodyNode?.type === "list") {
+    const last = lastCommand(body);
+    if (last !== undefined) {
+      last.redirects.push(...rs);
+      last.words.push(...extra);
+      return withTail(body, tail, node.text);
+    }
+  }
   if (body.kind === "simple") {
     body.redirects.push(...rs);
     body.words.push(...extra);
@@ -410,6 +437,16 @@ function redirected(node: SyntaxNode): Statement {
     };
   }
   return withTail(result, tail, node.text);
+}
+
+/** The simple command a list ends with (through nested lists), if it ends with one. */
+function lastCommand(s: Statement): SimpleCommand | undefined {
+  if (s.kind === "simple") return s;
+  if (s.kind === "sequence") {
+    const last = s.items[s.items.length - 1];
+    return last === undefined ? undefined : lastCommand(last);
+  }
+  return undefined;
 }
 
 function sequence(nodes: SyntaxNode[]): Statement {
@@ -449,7 +486,13 @@ function statement(node: SyntaxNode): Statement {
     case "subshell":
       return { kind: "group", subshell: true, body: sequence(named(node)), redirects: [], source: node.text };
     case "compound_statement":
-      return { kind: "group", subshell: false, body: sequence(named(node)), redirects: [], source: node.text };
+      return {
+        kind: "group",
+        subshell: false,
+        body: sequence(named(node)),
+        redirects: [],
+        source: node.text,
+      };
     case "if_statement":
     case "while_statement":
       return sequence(named(node));
@@ -481,7 +524,10 @@ function statement(node: SyntaxNode): Statement {
       const kids = children(node);
       const bodyNode = kids.find((k) => k.field === "body")?.node;
       const inner = kids.filter((k) => k.field !== "body").flatMap((k) => substitutionsIn(k.node));
-      return { kind: "sequence", items: [...inner, bodyNode === undefined ? sequence([]) : statement(bodyNode)] };
+      return {
+        kind: "sequence",
+        items: [...inner, bodyNode === undefined ? sequence([]) : statement(bodyNode)],
+      };
     }
     case "function_definition": {
       const kids = children(node);
@@ -494,7 +540,8 @@ function statement(node: SyntaxNode): Statement {
       return {
         kind: "function",
         name,
-        body: rs.length === 0 ? body : { kind: "group", subshell: false, body, redirects: rs, source: node.text },
+        body:
+          rs.length === 0 ? body : { kind: "group", subshell: false, body, redirects: rs, source: node.text },
         source: node.text,
       };
     }

@@ -159,7 +159,10 @@ function fetchedFrom(policy: CompiledPolicy, effects: readonly Effect[]): string
       if (policy.commands.trustedHosts.has(hostClass(host.host))) continue;
       return e.spelled;
     }
-    if (e.via?.class === "fetch" && !effects.some((u) => u.kind === "url" && u.via?.command === e.via?.command))
+    if (
+      e.via?.class === "fetch" &&
+      !effects.some((u) => u.kind === "url" && u.via?.command === e.via?.command)
+    )
       return `content from others (${e.via.command})`;
   }
   return undefined;

@@ -130,10 +130,12 @@ export function envDenier(globs: readonly string[]): (name: string) => boolean {
 function shellKitLoader(policy: CompiledPolicy): (req: HeldRequest, ctx: JudgeContext) => Promise<void> {
   let said = false;
   return async (req, ctx) => {
-    if (loadedShellKit() !== undefined || (req.method !== "tools/call" && req.method !== "prompts/get")) return;
+    if (loadedShellKit() !== undefined || (req.method !== "tools/call" && req.method !== "prompts/get"))
+      return;
     const p = req.params as { name?: unknown } | undefined;
     const name = typeof p?.name === "string" ? p.name : undefined;
-    if (name === undefined || (policy.execGlob(name) === undefined && knownTool(name, {})?.exec !== true)) return;
+    if (name === undefined || (policy.execGlob(name) === undefined && knownTool(name, {})?.exec !== true))
+      return;
     try {
       await loadShellKit();
     } catch (err) {
