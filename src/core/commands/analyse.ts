@@ -67,6 +67,10 @@ class Analyser {
   unjudgeable?: string;
   private readonly seen = new Set<string>();
 
+  get interactive(): boolean {
+    return this.cx.interactive === true && this.depth === 0;
+  }
+
   constructor(
     private readonly cx: CommandContext,
     public cwds: Cwd[],
@@ -514,6 +518,9 @@ const CONTAINER_ROLES: Partial<Record<Role, CommandVia["container"]>> = {
 class ProgramRun implements Run {
   readonly flow: Flow = { fetched: false };
   private unknownSaid = false;
+  get interactive(): boolean {
+    return this.an.interactive;
+  }
 
   constructor(
     private readonly an: Analyser,

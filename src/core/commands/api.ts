@@ -36,6 +36,8 @@ export interface CommandContext {
   cwds: Cwd[];
   /** The shell the command is typed into, when it persists (its state is updated in place). */
   shell?: ShellState;
+  /** The process is kept and typed into later (start_process): a program reading its input waits for it. */
+  interactive?: boolean;
 }
 
 /** How a variable runs code: its value is a command, a file loaded as code, or options of an interpreter. */
@@ -95,6 +97,8 @@ export interface Run {
   chdir(dir: Arg): void;
   /** The program's standard input. */
   readonly stdin: Stdin;
+  /** The process is kept and typed into later (CommandContext.interactive). */
+  readonly interactive: boolean;
   /** Judge a piece of code in another language the old way (every literal a path). */
   legacy(text: string): void;
   /** Records that this program lists paths below `roots` (for a downstream xargs). */

@@ -51,6 +51,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
   }
   let recursive = false;
   let inPlace = false;
+  let info = false;
   let scriptGiven = false;
   const values: Array<{ role: OptionRole; arg: Arg }> = [];
   const operands: Arg[] = [];
@@ -77,6 +78,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
       for (const t of taken.found) {
         if (t.role === "recursive") recursive = true;
         else if (t.role === "in-place") inPlace = true;
+        else if (t.role === "info") info = true;
         else if (t.role === "command" || t.role === "script:code") stop = t.value;
         else if (t.role !== "flag" && t.value !== undefined) {
           values.push({ role: t.role, arg: t.value });
@@ -114,6 +116,8 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
       break;
     }
   }
+  if (info && operands.length === 0 && sub === undefined)
+    return run.cls("reads", `${name} prints about itself`);
   // Options first: `-C dir` changes the folder the operands are read in.
   for (const v of values) if (v.role === "cwd") run.chdir(v.arg);
   for (const v of values) if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace);
@@ -189,6 +193,9 @@ export function stdinCode(run: Run, language: string, name: string): void {
       return run.cls("unknown", `${name} runs code given in the command: its effects are not known`);
     }
     case "none":
+      // Started to be typed into (Desktop Commander's start_process): what is typed is judged then.
+      if (run.interactive)
+        return run.cls("none", `${name} starts to be typed into; each input is judged as it is sent`);
       return run.cls("unknown", `${name} reads code from its standard input`);
   }
 }
@@ -266,7 +273,7 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
       }
       continue;
     }
-    if (role === "flag" || role === "recursive" || role === "in-place") {
+    if (role === "flag" || role === "recursive" || role === "in-place" || role === "info") {
       found.push({ role });
       continue;
     }

@@ -37,6 +37,7 @@ function shell(run: Run, args: readonly Arg[]): void {
       i++;
       continue;
     }
+    if (t === "--version" || t === "--help") return run.cls("reads", `${run.program} prints about itself`);
     if (t.startsWith("--")) continue;
     const letters = t.slice(1);
     if (letters.includes("c")) script = true;
@@ -78,7 +79,7 @@ function sed(run: Run, args: readonly Arg[]): void {
       if ("--expression".startsWith(name) && name.length > 3)
         scripts.push(value !== undefined ? literal(value) : (args[++i] ?? literal("")));
       else if ("--file".startsWith(name) && name.length > 3) {
-        run.role("read", value !== undefined ? literal(value) : (args[++i] ?? literal("")));
+        run.role("read", value !== undefined ? literal(value) : (args[i + 1] ?? literal("")));
         return run.unknown("sed -f: the script is in a file");
       } else if ("--in-place".startsWith(name) && name.length > 4) inPlace = true;
       else if (name === "--sandbox") sandbox = true;

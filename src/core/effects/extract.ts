@@ -430,6 +430,7 @@ export function extractEffects(
         parse: setup.parse,
         cwds: [undefined, ...workdirs.map((w) => w.dir)],
         ...(state === undefined ? {} : { shell: state }),
+        ...(tool.toLowerCase() === "start_process" ? { interactive: true } : {}),
       };
       const stdin: Stdin =
         command.stdin === undefined

@@ -185,7 +185,7 @@ function judgeClass(
     case "none":
     case "reads":
     case "fetch":
-      return rated(c.known, "known");
+      return cx.tainted ? rated(c.knownIfTainted, "known_if_tainted") : rated(c.known, "known");
     case "project":
       return cx.tainted ? rated(c.projectIfTainted, "project_if_tainted") : rated(c.project, "project");
     case "network-code":
@@ -194,8 +194,10 @@ function judgeClass(
       return rated(c.codeSettings, "code_settings");
     case "persistence":
       return rated(c.persistence, "persistence");
+    case "sends":
+      return cx.tainted ? rated(c.sendsIfTainted, "sends_if_tainted") : rated(c.sends, "sends");
     default:
-      // unknown, sends
+      // unknown
       return {
         effect,
         verdict: exec.verdict,

@@ -56,10 +56,13 @@ export interface CompiledPolicy {
 /** Verdicts for what running a program amounts to (docs/decisions/0080-command-verdicts.md). */
 export interface CommandsPolicy {
   known: Verdict;
+  knownIfTainted: Verdict;
   project: Verdict;
   projectIfTainted: Verdict;
   afterWrite: Verdict;
   afterWriteIfTainted: Verdict;
+  sends: Verdict;
+  sendsIfTainted: Verdict;
   networkCode: Verdict;
   codeSettings: Verdict;
   persistence: Verdict;

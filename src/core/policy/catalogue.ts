@@ -37,8 +37,11 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Roles only an option can have: a flag, or a flag that changes how operands are read. */
-export const OPTION_ONLY = ["flag", "recursive", "in-place"] as const;
+/**
+ * Roles only an option can have: a flag, or a flag that changes how operands are read; `info`
+ * (`--version`, `--help`) makes the program only print about itself.
+ */
+export const OPTION_ONLY = ["flag", "recursive", "in-place", "info"] as const;
 export type OptionRole = Role | (typeof OPTION_ONLY)[number];
 
 /** What running a program amounts to, besides what its operands say. */

@@ -172,8 +172,10 @@ export function crossCheckCommands(commands: PolicyDocument["commands"]): Policy
   const problems: PolicyProblem[] = [];
   if (commands === undefined) return problems;
   for (const [base, tainted] of [
+    ["known", "known_if_tainted"],
     ["project", "project_if_tainted"],
     ["after_write", "after_write_if_tainted"],
+    ["sends", "sends_if_tainted"],
   ] as const) {
     const b = commands[base];
     const t = commands[tainted];
@@ -278,7 +280,10 @@ export function buildPolicy(
       pathFolders: doc.runs_later?.path_folders ?? "allow",
     },
     inert: inertPatterns(lists),
-    commands: commandsPolicy(doc.commands ?? {}, lists, action),
+    commands: commandsPolicy(doc.commands ?? {}, lists, {
+      action,
+      actionIfTainted: doc.exec?.action_if_tainted ?? action,
+    }),
   };
 }
 
@@ -288,15 +293,30 @@ const stricter = (a: Verdict, b: Verdict): Verdict => (SEVERITY[a] >= SEVERITY[b
  * The `commands:` section. A verdict it leaves out is the exec class action (as strict as
  * before this section existed); a tainted verdict left out is the untainted one, or stricter.
  */
-function commandsPolicy(c: NonNullable<PolicyDocument["commands"]>, lists: CompiledLists, action: Verdict): CommandsPolicy {
-  const project = c.project ?? action;
-  const afterWrite = c.after_write ?? stricter(action, "confirm");
+function commandsPolicy(
+  c: NonNullable<PolicyDocument["commands"]>,
+  lists: CompiledLists,
+  exec: { action: Verdict; actionIfTainted: Verdict },
+): CommandsPolicy {
+  const { action, actionIfTainted } = exec;
+  // A base key left out is the exec class action; its tainted twin, the tainted exec action.
+  const pair = (base: Verdict | undefined, tainted: Verdict | undefined, floor: Verdict): [Verdict, Verdict] => {
+    const b = base ?? action;
+    return [b, tainted ?? (base === undefined ? stricter(actionIfTainted, floor) : stricter(b, floor))];
+  };
+  const [known, knownIfTainted] = pair(c.known, c.known_if_tainted, "allow");
+  const [project, projectIfTainted] = pair(c.project, c.project_if_tainted, "confirm");
+  const [afterWrite, afterWriteIfTainted] = pair(c.after_write ?? stricter(action, "confirm"), c.after_write_if_tainted, "deny");
+  const [sends, sendsIfTainted] = pair(c.sends, c.sends_if_tainted, "deny");
   return {
-    known: c.known ?? action,
+    known,
+    knownIfTainted,
     project,
-    projectIfTainted: c.project_if_tainted ?? stricter(project, "confirm"),
+    projectIfTainted,
     afterWrite,
-    afterWriteIfTainted: c.after_write_if_tainted ?? stricter(afterWrite, "deny"),
+    afterWriteIfTainted,
+    sends,
+    sendsIfTainted,
     networkCode: c.network_code ?? "deny",
     codeSettings: c.code_settings ?? "deny",
     persistence: c.persistence ?? "deny",
