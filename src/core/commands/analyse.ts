@@ -451,7 +451,8 @@ class Analyser {
 
   /** `cd DIR`: the shell is in DIR afterwards, or where it was if the cd failed. */
   changeDir(dir: Arg): void {
-    const target = dir.value.exact;
+    // A variable the command does not set is the server's (`cd "$HOME"`): kept for the canonicaliser.
+    const target = dir.value.exact ?? (dir.value.dynamic === undefined ? dir.value.text : undefined);
     const next: Cwd[] = [...this.cwds];
     for (const c of this.cwds) {
       if (target === undefined || c === null) next.push(null);
@@ -749,7 +750,7 @@ class ProgramRun implements Run {
   }
 
   chdir(dir: Arg): void {
-    const d = dir.value.exact;
+    const d = dir.value.exact ?? (dir.value.dynamic === undefined ? dir.value.text : undefined);
     this.cwds = this.cwds.map((c) =>
       d === undefined || c === null ? null : !isRelativeWord(d) || c === undefined ? d : inWorkdir(c, d),
     );

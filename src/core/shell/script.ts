@@ -24,6 +24,9 @@ export type WordPart =
 export interface ShellWord {
   source: string;
   parts: WordPart[];
+  /** Where the word is in the command text (to join pieces tree-sitter-bash split, see joinAdjacent). */
+  start?: number;
+  end?: number;
 }
 
 export interface Redirect {
@@ -214,7 +217,30 @@ function word(node: SyntaxNode): ShellWord {
     if (inner.length !== 1) fail(`a program name of ${inner.length} parts: ${short(node.text)}`);
     return word(inner[0] as SyntaxNode);
   }
-  return { source: node.text, parts: wordParts(node) };
+  return { source: node.text, parts: wordParts(node), start: node.startIndex, end: node.endIndex };
+}
+
+/**
+ * tree-sitter-bash ends a word at a backslash that follows a quote (`a'b'\c`, `~/.b'a'\shrc`)
+ * and starts another one right there: to bash that is one word. A word that starts where the
+ * previous word (or redirection target) ends is joined to it.
+ */
+function joinAdjacent(cmd: SimpleCommand): void {
+  const targets = cmd.redirects.flatMap((r) => (r.target === undefined ? [] : [r.target]));
+  const all = [...cmd.words, ...targets].filter((w) => w.start !== undefined).sort((a, b) => (a.start as number) - (b.start as number));
+  const drop = new Set<ShellWord>();
+  let last: ShellWord | undefined;
+  for (const w of all) {
+    if (last !== undefined && w.start === last.end && cmd.words.includes(w)) {
+      last.parts.push(...w.parts);
+      last.source += w.source;
+      last.end = w.end;
+      drop.add(w);
+      continue;
+    }
+    last = w;
+  }
+  if (drop.size > 0) cmd.words = cmd.words.filter((w) => !drop.has(w));
 }
 
 /** The statements inside any node: command substitutions in tests, arithmetic, case values. */
@@ -371,6 +397,7 @@ function command(node: SyntaxNode): Statement {
     else fail(`a ${c.type} in the command ${short(node.text)}`);
   }
   out.words.push(...extra);
+  joinAdjacent(out);
   return withTail(out, tail, node.text);
 }
 
@@ -415,6 +442,7 @@ function redirected(node: SyntaxNode): Statement {
     if (last !== undefined) {
       last.redirects.push(...rs);
       last.words.push(...extra);
+      joinAdjacent(last);
       return withTail(body, tail, node.text);
     }
   }
@@ -422,6 +450,7 @@ function redirected(node: SyntaxNode): Statement {
     body.redirects.push(...rs);
     body.words.push(...extra);
     body.source = node.text;
+    joinAdjacent(body);
     result = body;
   } else {
     // Words that are really arguments of a compound statement's last command: keep them as a

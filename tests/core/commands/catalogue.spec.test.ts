@@ -184,7 +184,8 @@ const SPEC: Record<string, Row[]> = {
     },
     { cmd: "cd ~ && echo x >> .bashrc", yields: ["write ~/.bashrc"] },
     { cmd: "(cd /tmp && touch x); touch y", yields: ["write /tmp/x", "write y"], not: ["write /tmp/y"] },
-    { cmd: 'cd "$X" && touch y', yields: ["class unknown"] },
+    { cmd: 'cd "$(git rev-parse --show-toplevel)/.." && touch y', yields: ["class unknown"] },
+    { cmd: 'cd "$X" && touch y', yields: ["write y", "write $X/y"] },
     { cmd: "git -C ~/repo status", yields: ["class reads"] },
     { cmd: "D=~/.ssh; cat $D/id_rsa", yields: ["read ~/.ssh/id_rsa"] },
     {
