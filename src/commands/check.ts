@@ -219,7 +219,11 @@ async function check(o: Options): Promise<number> {
         )
       : [];
   await loadShellKit();
-  const judge = createSessionJudge(policy, { profile, resolver, own, shell: loadedShellKit }, { tainted: o.tainted });
+  const judge = createSessionJudge(
+    policy,
+    { profile, resolver, own, shell: loadedShellKit },
+    { tainted: o.tainted },
+  );
   const { subject, decision, items } = judge.explain(o.method, params, problem);
   const inForce: Level = level ?? policy.mode ?? "observe";
 

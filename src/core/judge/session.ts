@@ -58,7 +58,12 @@ export function createSessionJudge(
   };
   const explain = (method: string, params: unknown, problem?: string): Explanation => {
     const cmd = commands();
-    return explainCall({ policy, env, tainted, canonicalise, planted, ...(cmd === undefined ? {} : { commands: cmd }) }, method, params, problem);
+    return explainCall(
+      { policy, env, tainted, canonicalise, planted, ...(cmd === undefined ? {} : { commands: cmd }) },
+      method,
+      params,
+      problem,
+    );
   };
   return {
     get tainted() {
@@ -67,7 +72,8 @@ export function createSessionJudge(
     explain,
     judge(method: string, params: unknown, problem?: string): Decision {
       const x = explain(method, params, problem);
-      if (x.decision.verdict !== "deny" && policy.runsLater.gitDirs !== "allow") rememberWrites(x.items, planted);
+      if (x.decision.verdict !== "deny" && policy.runsLater.gitDirs !== "allow")
+        rememberWrites(x.items, planted);
       // A call that goes ahead (it is not denied) is taken to have done what it says: later
       // commands are judged knowing what it wrote, downloaded, and left its shell in.
       if (x.decision.verdict !== "deny") remember(x);

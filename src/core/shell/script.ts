@@ -227,7 +227,9 @@ function word(node: SyntaxNode): ShellWord {
  */
 function joinAdjacent(cmd: SimpleCommand): void {
   const targets = cmd.redirects.flatMap((r) => (r.target === undefined ? [] : [r.target]));
-  const all = [...cmd.words, ...targets].filter((w) => w.start !== undefined).sort((a, b) => (a.start as number) - (b.start as number));
+  const all = [...cmd.words, ...targets]
+    .filter((w) => w.start !== undefined)
+    .sort((a, b) => (a.start as number) - (b.start as number));
   const drop = new Set<ShellWord>();
   let last: ShellWord | undefined;
   for (const w of all) {
