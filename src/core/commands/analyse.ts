@@ -55,6 +55,8 @@ interface Flow {
   words?: Arg[];
   /** It lists paths below these folders (find, ls, git ls-files), for a downstream xargs. */
   lists?: string[];
+  /** The names those paths have, when known (find -name). */
+  listNames?: string[];
 }
 
 const NONE: Stdin = { kind: "none" };
@@ -157,7 +159,12 @@ class Analyser {
           last = this.statement(stage, input);
           network ||= last.fetched;
           from ??= last.fetchedBy;
-          items = last.lists === undefined ? undefined : { roots: last.lists };
+          items =
+            last.lists === undefined
+              ? undefined
+              : last.listNames === undefined
+                ? { roots: last.lists }
+                : { roots: last.lists, names: last.listNames };
           words = last.words ?? [];
         });
         return { fetched: network || last.fetched, ...(from === undefined ? {} : { fetchedBy: from }) };
@@ -276,6 +283,7 @@ class Analyser {
       fetched: fetched || flow.fetched,
       words: args.slice(1),
       ...(flow.lists === undefined ? {} : { lists: flow.lists }),
+      ...(flow.listNames === undefined ? {} : { listNames: flow.listNames }),
       ...(flow.fetchedBy === undefined ? {} : { fetchedBy: flow.fetchedBy }),
     };
   }
@@ -668,7 +676,14 @@ class ProgramRun implements Run {
   /** A found file (`{}` of find -exec, an xargs item): any path below the roots. */
   private belowRole(role: Role, below: Below, does: string | undefined): void {
     const roots = below.roots.map((r) => literalArg(r));
-    const read = (d: string) => roots.forEach((r) => this.path("read", r, d, { container: "place" }));
+    // A sample name for each glob a found file is known to match (`*.pem` → `x.pem`), in each root.
+    const samples = (below.names ?? []).flatMap((n) =>
+      below.roots.map((r) => literalArg(inWorkdir(r, n.replace(/^\*\//, "").replace(/\[!?\^?(.)[^\]]*\]/g, "$1").replace(/[*?]/g, "x")))),
+    );
+    const read = (d: string) => {
+      roots.forEach((r) => this.path("read", r, d, { container: "place" }));
+      samples.forEach((s) => this.path("read", s, d));
+    };
     const write = (d: string, container: "place" | "remove") =>
       roots.forEach((r) => this.path("write", r, d, { container, tree: true }));
     switch (role) {
@@ -743,6 +758,7 @@ class ProgramRun implements Run {
     this.an.cwds = saved;
     this.flow.fetched ||= flow.fetched;
     if (flow.lists !== undefined) this.flow.lists = flow.lists;
+    if (flow.listNames !== undefined) this.flow.listNames = flow.listNames;
   }
 
   shell(code: Arg, positional: Arg[] = []): void {
@@ -764,8 +780,9 @@ class ProgramRun implements Run {
     this.an.addLegacy(text);
   }
 
-  lists(roots: string[]): void {
+  lists(roots: string[], names?: string[]): void {
     this.flow.lists = roots;
+    if (names !== undefined) this.flow.listNames = names;
   }
 
   /** `git -c key=value`: a key that names a program makes the value code run now. */

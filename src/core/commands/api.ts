@@ -56,6 +56,8 @@ export interface Analysis {
 /** A found file: a word that stands for any path below some folders (`{}` of find, items of xargs). */
 export interface Below {
   roots: string[];
+  /** Names the files are known to have (find -name '*.pem'), with globs: a sample of each is judged too. */
+  names?: string[];
 }
 
 /** A word as a program receives it, with what it may stand for. */
@@ -101,6 +103,6 @@ export interface Run {
   readonly interactive: boolean;
   /** Judge a piece of code in another language the old way (every literal a path). */
   legacy(text: string): void;
-  /** Records that this program lists paths below `roots` (for a downstream xargs). */
-  lists(roots: string[]): void;
+  /** Records that this program lists paths below `roots`, named like `names` (for a downstream xargs). */
+  lists(roots: string[], names?: string[]): void;
 }

@@ -263,8 +263,17 @@ function find(run: Run, args: readonly Arg[]): void {
   if (roots.length === 0) roots.push(literal("."));
   const rootTexts = roots.map(text);
   for (const r of roots) run.role("read", r, "lists");
-  run.lists(rootTexts);
-  const below = { roots: rootTexts };
+
+  // The names a found file must have: `-name '*.pem'` finds only names a `**/*.pem` rule guards.
+  const names: string[] = [];
+  for (let k = 0; k + 1 < args.length; k++) {
+    const t = exact(args[k]);
+    const v = exact(args[k + 1]);
+    if (v !== undefined && (t === "-name" || t === "-iname" || t === "-path" || t === "-ipath" || t === "-wholename"))
+      names.push(v);
+  }
+  const below = names.length === 0 ? { roots: rootTexts } : { roots: rootTexts, names };
+  run.lists(rootTexts, names.length === 0 ? undefined : names);
   for (; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);

@@ -113,6 +113,8 @@ const SPEC: Record<string, Row[]> = {
     { cmd: "find . -exec sh -c 'rm \"$1\"' _ {} \\;", yields: ["write ."] },
     { cmd: "find ~ -name '*.txt' -exec cat {} +", yields: ["read ~"] },
     { cmd: "find . -delete", yields: ["write ."] },
+    { cmd: "find . -name '*.pem' -exec cat {} +", yields: ["read .", "read ./x.pem"] },
+    { cmd: "find . -name .env | xargs cat", yields: ["read ./.env"] },
     { cmd: "ls | xargs rm", yields: ["write ."] },
     { cmd: "echo repo/.git | xargs mv /tmp/prep", yields: ["write repo/.git"] },
     { cmd: "git ls-files | xargs wc -l", yields: ["read ."], not: ["class unknown"] },
