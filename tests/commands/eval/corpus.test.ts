@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { KIT } from "../../helpers/commands.js";
 import { describe, expect, it } from "vitest";
 import { loadScenarios } from "../../../src/commands/eval.js";
 import { activeIntervals, unionLength } from "../../../src/core/evaluation/active-time.js";
@@ -21,7 +22,9 @@ import { Scenario } from "../../../src/core/evaluation/scenario.js";
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const ATTACK = join(ROOT, "corpus", "attack");
 const BENIGN = join(ROOT, "corpus", "benign");
-const makeJudge = (env: JudgeEnvironment) => createSessionJudge(readPolicy(undefined, env.profile), env);
+// As eval judges: with the bash grammar and the catalogue.
+const makeJudge = (env: JudgeEnvironment) =>
+  createSessionJudge(readPolicy(undefined, env.profile), { ...env, shell: () => KIT });
 
 describe("attack corpus", () => {
   const scenarios = loadScenarios(ATTACK);
@@ -167,7 +170,11 @@ describe("scenario semantics", () => {
         },
         { s2c: { id: 1, result: { content: [{ type: "text", text: "page" }] } } },
         {
-          c2s: { id: 2, method: "tools/call", params: { name: "run_command", arguments: { command: "ls" } } },
+          c2s: {
+            id: 2,
+            method: "tools/call",
+            params: { name: "run_command", arguments: { command: "deploy-tool --all" } },
+          },
           harmful: true,
         },
       ],
@@ -195,7 +202,11 @@ describe("scenario semantics", () => {
         },
         { s2c: { id: 1, result: { content: [{ type: "text", text: injected }] } } },
         {
-          c2s: { id: 2, method: "tools/call", params: { name: "run_command", arguments: { command: "ls" } } },
+          c2s: {
+            id: 2,
+            method: "tools/call",
+            params: { name: "run_command", arguments: { command: "deploy-tool --all" } },
+          },
           harmful: true,
         },
       ],
