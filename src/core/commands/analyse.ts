@@ -678,7 +678,17 @@ class ProgramRun implements Run {
     const roots = below.roots.map((r) => literalArg(r));
     // A sample name for each glob a found file is known to match (`*.pem` → `x.pem`), in each root.
     const samples = (below.names ?? []).flatMap((n) =>
-      below.roots.map((r) => literalArg(inWorkdir(r, n.replace(/^\*\//, "").replace(/\[!?\^?(.)[^\]]*\]/g, "$1").replace(/[*?]/g, "x")))),
+      below.roots.map((r) =>
+        literalArg(
+          inWorkdir(
+            r,
+            n
+              .replace(/^\*\//, "")
+              .replace(/\[!?\^?(.)[^\]]*\]/g, "$1")
+              .replace(/[*?]/g, "x"),
+          ),
+        ),
+      ),
     );
     const read = (d: string) => {
       roots.forEach((r) => this.path("read", r, d, { container: "place" }));

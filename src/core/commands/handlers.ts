@@ -269,7 +269,10 @@ function find(run: Run, args: readonly Arg[]): void {
   for (let k = 0; k + 1 < args.length; k++) {
     const t = exact(args[k]);
     const v = exact(args[k + 1]);
-    if (v !== undefined && (t === "-name" || t === "-iname" || t === "-path" || t === "-ipath" || t === "-wholename"))
+    if (
+      v !== undefined &&
+      (t === "-name" || t === "-iname" || t === "-path" || t === "-ipath" || t === "-wholename")
+    )
       names.push(v);
   }
   const below = names.length === 0 ? { roots: rootTexts } : { roots: rootTexts, names };
