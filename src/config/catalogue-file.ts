@@ -4,7 +4,7 @@ import { type CatalogueFile, loadCatalogueFile } from "../core/policy/catalogue-
 import { readPolicyBytes } from "./policy-file.js";
 
 /** dist/config/ (or src/config/ under tests) → <package>/policy/commands.yaml. */
-export const CATALOGUE_PATH = fileURLToPath(new URL("../../policy/commands.yaml", import.meta.url));
+const CATALOGUE_PATH = fileURLToPath(new URL("../../policy/commands.yaml", import.meta.url));
 
 /** The shipped catalogue; throws ConfigError (exit 78) if the file is missing or wrong. */
 export function readCatalogue(path: string = CATALOGUE_PATH): CatalogueFile {

@@ -138,8 +138,3 @@ export function loadShellParser(): Promise<ShellParser> {
   );
   return loading;
 }
-
-/** The parser if it is already loaded, else undefined (never starts a load). */
-export function loadedShellParser(): ShellParser | undefined {
-  return loaded;
-}

@@ -811,7 +811,7 @@ class ProgramRun implements Run {
  * The effects of one parsed command string. `cx.shell`, when given, is the state of a shell that
  * persists between calls; it is read and updated.
  */
-export function analyseScript(script: Statement, cx: CommandContext, stdin: Stdin = NONE): Analysis {
+function analyseScript(script: Statement, cx: CommandContext, stdin: Stdin = NONE): Analysis {
   const state: ShellState = cx.shell ?? { cwds: cx.cwds, vars: new Map(), defined: new Set() };
   const vars = new Map<string, VarValue>(state.vars);
   for (const p of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"])

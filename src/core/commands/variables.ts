@@ -33,10 +33,7 @@ const HARMLESS_NODE_OPTION =
   /^--(?:max-old-space-size|max-semi-space-size|stack-size|max-http-header-size|dns-result-order|unhandled-rejections|title|tls-min-v1\.[0-3]|tls-max-v1\.[0-3]|heapsnapshot-signal|diagnostic-dir)=\S+$|^--(?:enable-source-maps|no-warnings|no-deprecation|trace-warnings|trace-deprecation|trace-uncaught|experimental-vm-modules|openssl-legacy-provider|use-openssl-ca|use-bundled-ca|preserve-symlinks|no-experimental-fetch|expose-gc|abort-on-uncaught-exception|pending-deprecation|throw-deprecation|inspect|inspect-brk)(?:=\S+)?$/;
 
 /** The kind of a variable: exact names, or a name ending in `*` for a family (`GIT_CONFIG_*`). */
-export function codeVariableKind(
-  list: ReadonlyMap<string, CodeVariable>,
-  name: string,
-): CodeVariable | undefined {
+function codeVariableKind(list: ReadonlyMap<string, CodeVariable>, name: string): CodeVariable | undefined {
   const direct = list.get(name);
   if (direct !== undefined) return direct;
   for (const [k, v] of list) if (k.endsWith("*") && name.startsWith(k.slice(0, -1))) return v;

@@ -1,7 +1,7 @@
 // Reading a catalogue file (policy/commands.yaml): YAML with lines, then compilePrograms. Every
 // problem is reported at once, one line each, as for a policy (`file:line: key: expected X, got Y`).
 import { ConfigError, type ConfigProblem } from "../errors.js";
-import { type Catalogue, catalogueOf, compilePrograms, compileVariables, type ProgramEntry } from "./catalogue.js";
+import { compilePrograms, compileVariables, type ProgramEntry } from "./catalogue.js";
 import { formatKeyPath, lineFor, readYamlTree } from "./yaml-tree.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -42,9 +42,4 @@ export function loadCatalogueFile(text: string, source: string): CatalogueFile {
   if (problems.length > 0)
     throw new ConfigError([...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).map((p) => ({ file: source, ...p })));
   return { programs: entries, variables };
-}
-
-/** A whole catalogue from one file's text. */
-export function loadCatalogue(text: string, source: string): Catalogue {
-  return catalogueOf(loadCatalogueFile(text, source).programs);
 }

@@ -7,11 +7,11 @@ import type { PolicyProblem } from "./compile.js";
 import type { KeyPath } from "./yaml-tree.js";
 
 /** Languages of code a program runs from a string or a file. */
-export const LANGUAGES = ["shell", "sed", "awk", "text", "code"] as const;
+const LANGUAGES = ["shell", "sed", "awk", "text", "code"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** What an operand, or the value of an option, is to the program. */
-export const ROLES = [
+const ROLES = [
   "text", // not a path: a message, a pattern, a number
   "read", // a file it reads
   "read-tree", // a folder it reads as a whole
@@ -41,11 +41,11 @@ export type Role = (typeof ROLES)[number];
  * Roles only an option can have: a flag, or a flag that changes how operands are read; `info`
  * (`--version`, `--help`) makes the program only print about itself.
  */
-export const OPTION_ONLY = ["flag", "recursive", "in-place", "info"] as const;
+const OPTION_ONLY = ["flag", "recursive", "in-place", "info"] as const;
 export type OptionRole = Role | (typeof OPTION_ONLY)[number];
 
 /** What running a program amounts to, besides what its operands say. */
-export const CLASSES = [
+const CLASSES = [
   "none", // nothing beyond its operands (echo, true, mkdir)
   "reads", // only reads (ls, grep, git status)
   "project", // runs the project's code or installs packages: builds, tests, installs

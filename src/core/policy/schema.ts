@@ -35,7 +35,7 @@ const RunsLaterSchema = z.strictObject({
   path_folders: verdict.optional(),
 });
 
-export const TRUSTED_HOST_CLASSES = ["loopback", "private", "link-local"] as const;
+const TRUSTED_HOST_CLASSES = ["loopback", "private", "link-local"] as const;
 
 export const CommandsSchema = z.strictObject({
   known: verdict.optional(),
