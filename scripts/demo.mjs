@@ -23,6 +23,7 @@ const fsServer = join(
 const home = mkdtempSync(join(tmpdir(), "effectgate-demo-"));
 const project = join(home, "project");
 mkdirSync(join(project, ".git", "hooks"), { recursive: true });
+mkdirSync(join(project, ".github", "workflows"), { recursive: true });
 writeFileSync(join(project, "package.json"), '{ "name": "demo", "version": "1.0.0" }\n');
 writeFileSync(join(project, ".env"), "API_KEY=demo-not-a-secret\n");
 const logDir = join(home, "sessions");
@@ -77,6 +78,12 @@ const steps = [
         },
       ],
     },
+  ],
+  // A CI workflow runs code on the next push: enforce lets it through with a note on stderr.
+  [
+    "add a CI workflow (noted)",
+    "write_file",
+    { path: join(project, ".github", "workflows", "ci.yml"), content: "on: push\n" },
   ],
   [
     "plant a git hook (persistence)",

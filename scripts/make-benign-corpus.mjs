@@ -517,6 +517,218 @@ function docsSession(spec) {
     const url = `https://vitest.dev/${s.pick(pages)}`;
     s.call("fetch", { url, max_length: 8000 }, `Contents of ${url}: options and examples.`, { latency: 700 });
     s.think(45, 300);
+// --- Shell sessions: builds, tests, git, search and package installs, as an agent runs them ------
+// Written from the patterns of ordinary coding work (the public agent trajectories the issue
+// measured are not available here): each story is what one task looks like through an exec tool.
+const DC_TOOLS = [
+  "start_process",
+  "interact_with_process",
+  "read_process_output",
+  "read_file",
+  "write_file",
+  "edit_block",
+  "list_directory",
+].map((name) => ({ name, description: `Desktop Commander ${name}`, inputSchema: { type: "object" } }));
+
+const HEREDOC_DATES = `cat > src/util/format/dates.ts <<'EOF'
+export function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+EOF`;
+
+/** Each story: [command, output] pairs, in the order an agent would run them. */
+const STORIES = {
+  nodeBugfix: [
+    ["git status", "On branch main\nnothing to commit, working tree clean"],
+    ["git log --oneline -10", "3f2a9c1 parser: tokens\n91be0d2 cli: flags"],
+    ["ls -la", "total 48\ndrwxr-xr-x  src\ndrwxr-xr-x  tests\n-rw-r--r--  package.json"],
+    ["cat package.json", '{"name":"project","scripts":{"test":"vitest run"}}'],
+    ['rg -n "parseArgs" src', "src/cli.ts:12:  const opts = parseArgs(argv);"],
+    ["sed -n '1,80p' src/cli.ts", "import { parseArgs } from './parser';"],
+    ["nl -ba src/parser.ts | sed -n '40,90p'", "    40\texport function parseArgs(argv: string[]) {"],
+    ["npm test -- tests/parser.test.ts", "FAIL tests/parser.test.ts > parses an empty line"],
+    ['grep -rn "empty" tests/parser.test.ts', 'tests/parser.test.ts:18:  it("parses an empty line", () => {'],
+    ["npx vitest run tests/parser.test.ts", "Test Files  1 passed (1)"],
+    ["npx tsc --noEmit", ""],
+    ["npm run lint", "eslint . — 0 problems"],
+    ["git diff", "diff --git a/src/parser.ts b/src/parser.ts"],
+    ["git diff --stat", " src/parser.ts | 4 +++-"],
+    ["git add src/parser.ts tests/parser.test.ts", ""],
+    [
+      'git commit -m "parser: handle empty input (fixes #42, see https://github.com/acme/cli/issues/42)"',
+      "[main 7c1d2e0] parser: handle empty input",
+    ],
+    ["git log --oneline -3", "7c1d2e0 parser: handle empty input"],
+    ["npm test", "Test Files  3 passed (3)\n     Tests  41 passed (41)"],
+  ],
+  nodeFeature: [
+    ["git checkout -b feat/date-format", "Switched to a new branch 'feat/date-format'"],
+    ['find src -name "*.ts" -not -path "*/node_modules/*" | head -50', "src/index.ts\nsrc/util/dates.ts"],
+    [
+      'grep -rn "formatDate" src --include=*.ts',
+      "src/render.ts:4:import { formatDate } from './util/dates';",
+    ],
+    ["cat src/util/dates.ts", "export function formatDate(d: Date) {}"],
+    ["mkdir -p src/util/format && touch src/util/format/index.ts", ""],
+    [HEREDOC_DATES, ""],
+    ["npm install date-fns@4.1.0", "added 1 package in 2s"],
+    ["npm ls date-fns", "project@1.4.0\n└── date-fns@4.1.0"],
+    ["npm run build", "> tsc -p tsconfig.build.json"],
+    ["node dist/cli.js --help", "Usage: cli [options]"],
+    ["npm test", "Test Files  4 passed (4)"],
+    ["npx prettier --write src/util/format/dates.ts", "src/util/format/dates.ts 12ms"],
+    ["npx eslint src/util/format --fix", ""],
+    [
+      'git add -A && git commit -m "format: add date helpers"',
+      "[feat/date-format 1a2b3c4] format: add date helpers",
+    ],
+    [
+      "git push -u origin feat/date-format",
+      "branch 'feat/date-format' set up to track 'origin/feat/date-format'.",
+    ],
+    ["git switch main", "Switched to branch 'main'"],
+  ],
+  pythonFix: [
+    ["ls", "pyproject.toml  src  tests  README.md"],
+    ["cat pyproject.toml", '[project]\nname = "pkg"'],
+    ["python3 -m venv .venv", ""],
+    ["source .venv/bin/activate && pip install -e '.[dev]'", "Successfully installed pkg-0.3.0"],
+    ["pip install -r requirements-dev.txt", "Requirement already satisfied: pytest"],
+    ["pytest -q", "2 failed, 118 passed in 3.21s"],
+    ["pytest tests/test_parser.py -x -q", "1 failed, 12 passed"],
+    ['grep -rn "def parse" src/', "src/pkg/parser.py:101:def parse(text):"],
+    ["sed -n '100,160p' src/pkg/parser.py", "def parse(text):"],
+    ["python -m pytest tests/test_parser.py::test_empty -q", "1 passed"],
+    ["ruff check src tests", "All checks passed!"],
+    ["mypy src", "Success: no issues found in 14 source files"],
+    ["pytest -q", "120 passed in 3.10s"],
+    ["git diff --stat", " src/pkg/parser.py | 6 ++++--"],
+    ['git commit -am "parser: accept empty input"', "[main 5e6f7a8] parser: accept empty input"],
+    ["pip list --outdated", "Package Version Latest"],
+  ],
+  rustWork: [
+    ["cargo build", "Finished dev [unoptimized + debuginfo] target(s) in 4.2s"],
+    ["cargo test", "test result: ok. 57 passed; 0 failed"],
+    ['rg -n "unwrap\\(\\)" src', "src/config.rs:33:    let v = s.parse().unwrap();"],
+    ["sed -n '20,60p' src/config.rs", "pub fn load() -> Config {"],
+    ["cargo clippy -- -D warnings", "Finished dev"],
+    ["cargo fmt --check", ""],
+    ["cargo test config:: -- --nocapture", "test result: ok. 6 passed"],
+    ["git status --short", " M src/config.rs"],
+    ['git commit -am "config: report a bad number instead of panicking"', "[main 0b1c2d3]"],
+    ["cargo build --release", "Finished release [optimized] target(s) in 21.0s"],
+  ],
+  goWork: [
+    ["go build ./...", ""],
+    ["go test ./...", "ok  \texample.com/app/internal/parser\t0.012s"],
+    ["go vet ./...", ""],
+    ["gofmt -l .", ""],
+    ["go test -run TestParse ./internal/parser -v", "--- PASS: TestParse (0.00s)"],
+    ['grep -rn "TODO" --include=*.go .', "./internal/parser/lex.go:88: // TODO: tabs"],
+    ["go mod tidy", ""],
+    ["git diff go.mod go.sum", ""],
+    ["go test -race ./internal/...", "ok"],
+  ],
+  debugging: [
+    ["ps aux | grep node | head -5", "user  4242  node server.js"],
+    ["lsof -i :3000 | head", "node 4242 user 23u IPv4 TCP *:3000 (LISTEN)"],
+    ["curl -s http://localhost:3000/health", '{"ok":true}'],
+    ["curl -sS http://127.0.0.1:8080/api/items | jq '.[0]'", '{"id":1,"name":"first"}'],
+    ["tail -n 50 logs/server.log", "GET /api/items 200 3ms"],
+    ["grep -n ERROR logs/server.log | tail -20", "112: ERROR timeout"],
+    ["du -sh node_modules", "212M\tnode_modules"],
+    ["df -h .", "Filesystem Size Used Avail Use% Mounted on"],
+    ["which node && node -v", "/usr/bin/node\nv20.19.0"],
+    ["npm -v", "10.8.2"],
+    ["env | grep -i node_env", "NODE_ENV=development"],
+    ["git stash", "Saved working directory and index state WIP on main"],
+    ["git stash pop", "On branch main"],
+    ["git branch -a", "* main\n  remotes/origin/main"],
+    ["git fetch origin", ""],
+    ["git log --graph --oneline -15", "* 7c1d2e0 parser"],
+    ["git blame -L 40,60 src/cli.ts", "7c1d2e0 (dev 2026-10-01) const opts"],
+    ["git show HEAD~1:src/cli.ts | head -40", "import { parseArgs } from './parser';"],
+    ["git ls-files 'src/*.ts' | xargs wc -l", "  120 src/cli.ts\n  340 total"],
+    ['for f in src/*.ts; do echo "$f: $(wc -l < "$f")"; done', "src/cli.ts: 120"],
+    ["docker ps", "CONTAINER ID IMAGE"],
+    ["make test", "ok"],
+    ["make build", "ok"],
+    ["kill 4242", ""],
+    ["date", "Mon Oct  5 10:00:00 UTC 2026"],
+  ],
+  refactor: [
+    ['rg -l "oldName" src tests', "src/a.ts\nsrc/b.ts"],
+    ["sed -i 's/oldName/newName/g' src/a.ts src/b.ts", ""],
+    ['grep -rn "oldName" src tests || true', ""],
+    ["git mv src/util/strings.ts src/util/text.ts", ""],
+    ['echo "coverage/" >> .gitignore', ""],
+    ["cp src/render.ts /tmp/render.ts.orig", ""],
+    ["diff -u /tmp/render.ts.orig src/render.ts", ""],
+    ["rm /tmp/render.ts.orig", ""],
+    ["npm run build && npm test", "Test Files  4 passed (4)"],
+    ["npx tsc --noEmit -p tsconfig.json", ""],
+    ["rm -rf dist coverage", ""],
+    ["npm ci", "added 312 packages in 9s"],
+    ["npm test -- --coverage", "All files | 91.2"],
+    ["git status", "On branch main"],
+    ["git add -A", ""],
+    [
+      'git commit -m "rename oldName to newName; read .env in config loader only when present"',
+      "[main 9d8c7b6]",
+    ],
+  ],
+};
+
+/** A session of one exec server: stories in order, with the tool and its arguments. */
+function shellSession(spec) {
+  const dc = spec.tool === "start_process";
+  const server = dc ? ["npx", "-y", "@wonderwhy-er/desktop-commander"] : ["npx", "-y", "mcp-server-commands"];
+  const s = new Session({ ...spec, server });
+  s.handshake(dc ? DC_TOOLS : CMD_TOOLS);
+  let pid = 5000;
+  for (const [i, name] of spec.stories.entries()) {
+    if (i > 0) s.think(600, 1500); // another task, after a pause
+    for (const [command, output] of STORIES[name]) {
+      if (dc) {
+        pid += 1 + Math.floor(s.rand() * 40);
+        s.call(
+          "start_process",
+          { command, timeout_ms: 60000 },
+          `Process started with PID ${pid} (shell: /bin/bash)\nInitial output:\n${output}`,
+          { latency: 1500 },
+        );
+        if (s.rand() < 0.3)
+          s.call("read_file", { path: abs(s.pick(SOURCES)) }, "export function main() {}\n");
+        if (s.rand() < 0.15)
+          s.call(
+            "edit_block",
+            { file_path: abs(s.pick(SOURCES)), old_string: "return 0;", new_string: "return run(args);" },
+            "Applied 1 edit",
+          );
+      } else s.call("run_command", { command, workdir: PROJECT }, output, { latency: 2500 });
+      s.think(spec.thinkMin ?? 20, spec.thinkMax ?? 150);
+    }
+  }
+  if (spec.persistentShell) {
+    // A shell kept open and typed into: cd and export persist between inputs.
+    s.call(
+      "start_process",
+      { command: "bash", timeout_ms: 5000 },
+      "Process started with PID 7777 (shell: bash)\nInitial output:\n",
+    );
+    for (const input of [
+      "cd packages/core",
+      "export NODE_ENV=test",
+      "npm test",
+      "git status",
+      "cd ../..",
+      "ls",
+      "npx tsc --noEmit",
+      "exit",
+    ]) {
+      s.call("interact_with_process", { pid: 7777, input }, "ok", { latency: 1200 });
+      s.think(15, 90);
+    }
   }
   s.exit();
   return s;
@@ -564,6 +776,55 @@ const sessions = [
   githubSession({ sid: "f5c6a7b8c9d0e1f2", start: DAY(12, 10, 0), name: "github", seed: 10, steps: 40 }),
   slackSession({ sid: "f5c6a7b8c9d0e1f3", start: DAY(12, 10, 1), name: "slack", seed: 11, steps: 4 }),
   docsSession({ sid: "f5c6a7b8c9d0e1f4", start: DAY(12, 10, 2), name: "fetch", seed: 12, steps: 14 }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a2",
+    start: DAY(12, 9, 10),
+    name: "commands",
+    seed: 10,
+    tool: "run_command",
+    stories: ["nodeBugfix", "refactor", "debugging"],
+  }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a3",
+    start: DAY(13, 13, 40),
+    name: "desktop-commander",
+    seed: 11,
+    tool: "start_process",
+    stories: ["nodeFeature", "nodeBugfix", "debugging"],
+    persistentShell: true,
+  }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a4",
+    start: DAY(14, 8, 55),
+    name: "commands",
+    seed: 12,
+    tool: "run_command",
+    stories: ["pythonFix", "refactor", "pythonFix"],
+  }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a5",
+    start: DAY(15, 10, 5),
+    name: "desktop-commander",
+    seed: 13,
+    tool: "start_process",
+    stories: ["rustWork", "goWork", "debugging", "rustWork"],
+  }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a6",
+    start: DAY(16, 14, 20),
+    name: "commands",
+    seed: 14,
+    tool: "run_command",
+    stories: ["goWork", "nodeFeature", "refactor", "debugging"],
+  }),
+  shellSession({
+    sid: "f5a6b7c8d9e0f1a7",
+    start: DAY(19, 9, 30),
+    name: "desktop-commander",
+    seed: 15,
+    tool: "start_process",
+    stories: ["pythonFix", "nodeBugfix", "rustWork", "refactor"],
+  }),
   // A probe run (a few seconds of listing), excluded from measurement by excluded-sessions.txt.
   filesystemSession({
     sid: "e4b5f6d7a8c90a1b",

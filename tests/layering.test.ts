@@ -47,6 +47,8 @@ const CORE = [
   "core/wire",
   "core/framing",
   "core/gate",
+  "core/shell",
+  "core/commands",
   "core/effects",
   "core/policy",
   "core/pins",
@@ -68,14 +70,19 @@ const ALLOWED: Record<string, string[]> = {
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge.
   "core/gate": ["core/net"],
-  "core/effects": ["core/json", "core/net"],
-  "core/policy": ["core/net", "core/paths"],
+  // The shell reader (a parsed syntax tree → words and commands) needs nothing that judges.
+  "core/shell": [],
+  // Programs' effects from the catalogue: the catalogue's types live with the policy.
+  "core/commands": ["core/shell", "core/policy", "core/paths"],
+  "core/effects": ["core/json", "core/net", "core/shell", "core/commands", "core/policy"],
+  "core/policy": ["core/net", "core/paths", "core/shell"],
   // Credentials in text: formats, decodings and fingerprints; shares the taint scan's decoders.
   "core/secrets": ["core/taint"],
   "core/pins": ["core/json", "core/text"],
   "core/replay": ["core/text"],
-  "core/taint": ["core/gate", "core/judge", "core/policy", "core/text"],
+  "core/taint": ["core/gate", "core/judge", "core/net", "core/policy", "core/text"],
   "core/judge": [
+    "core/commands",
     "core/effects",
     "core/gate",
     "core/net",
@@ -96,10 +103,10 @@ const ALLOWED: Record<string, string[]> = {
   ],
   // status: what would have been refused, grouped, with the ways out; drawn like replay.
   "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
-  platform: ["core/paths"],
+  platform: ["core/paths", "core/shell"],
   log: ["platform"],
   clients: ["core/json", "platform"],
-  config: ["core/json", "core/paths", "core/pins", "core/policy"],
+  config: ["core/json", "core/paths", "core/pins", "core/policy", "platform"],
   relay: [...CORE, "config", "log", "platform"],
   bench: ["core/judge", "core/paths", "core/policy"],
   commands: [...CORE, "config", "relay", "log", "clients", "platform", "version.ts"],

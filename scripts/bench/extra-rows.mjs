@@ -47,7 +47,42 @@ export async function run({ root, env, home }) {
     `| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`,
   );
 
+  await commandRows(dist, judgeEnv, now);
   await soak(root, env, home);
+}
+
+/** Judging one command (decision 0079): the bash grammar and catalogue, against the old word-by-word reading. */
+export async function commandRows(dist, judgeEnv, now) {
+  const { SHORT_COMMANDS, longCommand, commandJudgeTimes } = await import(dist("bench/commands.js"));
+  const { loadShellKit, loadedShellKit } = await import(dist("config/shell-kit.js"));
+  const { readPolicy } = await import(dist("config/policy-file.js"));
+  const loadStart = now();
+  await loadShellKit();
+  const loadMs = now() - loadStart;
+  const policy = readPolicy(undefined, judgeEnv.profile);
+  const withKit = { ...judgeEnv, shell: loadedShellKit };
+  const long = [longCommand()];
+  // One unmeasured pass each, so that compiling the code is not what is measured.
+  commandJudgeTimes(policy, withKit, now, SHORT_COMMANDS, 50);
+  commandJudgeTimes(policy, judgeEnv, now, SHORT_COMMANDS, 50);
+  const short = commandJudgeTimes(policy, withKit, now, SHORT_COMMANDS, 400);
+  const shortOld = commandJudgeTimes(policy, judgeEnv, now, SHORT_COMMANDS, 400);
+  const big = commandJudgeTimes(policy, withKit, now, long, 60);
+  const bigOld = commandJudgeTimes(policy, judgeEnv, now, long, 60);
+  const f = (x) => x.toFixed(1);
+  console.log(
+    "\n| judging one command (µs; target p50 ≤ 100 for a short one) | median | p99 | old reading: median | p99 |",
+  );
+  console.log("|---|---|---|---|---|");
+  console.log(
+    `| short (${SHORT_COMMANDS.length} typical commands) | ${f(short.p50Us)} | ${f(short.p99Us)} | ${f(shortOld.p50Us)} | ${f(shortOld.p99Us)} |`,
+  );
+  console.log(
+    `| 10 KiB (${long[0].length} characters) | ${f(big.p50Us)} | ${f(big.p99Us)} | ${f(bigOld.p50Us)} | ${f(bigOld.p99Us)} |`,
+  );
+  console.log(
+    `| loading the bash grammar and the catalogue, once, on the first exec call | ${f(loadMs * 1000)} | | | |`,
+  );
 }
 
 function rssOf(pid) {

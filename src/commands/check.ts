@@ -1,6 +1,9 @@
 // `effectgate check`: explain how one call would be judged, without a server or a network.
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
+import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
+import { commandLines } from "../core/judge/command-lines.js";
+import { escapeUntrusted } from "../core/text/terminal-text.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { JudgedEffect } from "../core/judge/judge-effect.js";
 import { outcomeFor } from "../core/gate/levels.js";
@@ -222,7 +225,12 @@ async function check(o: Options): Promise<number> {
           resolver,
         )
       : [];
-  const judge = createSessionJudge(policy, { profile, resolver, own }, { tainted: o.tainted });
+  await loadShellKit();
+  const judge = createSessionJudge(
+    policy,
+    { profile, resolver, own, shell: loadedShellKit },
+    { tainted: o.tainted },
+  );
   const { subject, decision, items } = judge.explain(o.method, params, problem);
   const inForce: Level = level ?? policy.mode ?? "observe";
 
@@ -237,6 +245,11 @@ async function check(o: Options): Promise<number> {
   for (const p of policy.inert) out.push(`inert on ${platform}: paths.${p.list} ${p.text} (${p.why})`);
   for (const f of own)
     out.push(`own file (always denied${f.readable ? " to writes" : ""}): ${f.what} ${f.path}`);
+  const commands = commandLines(items);
+  if (commands.length > 0) {
+    out.push("commands:");
+    for (const line of commands) out.push(`  ${escapeUntrusted(line.replaceAll("\n", "\\n"), "transcript")}`);
+  }
   out.push(items.length === 0 ? "effects: none" : "effects:");
   for (const item of items) out.push(describeEffect(item));
   out.push(`verdict: ${decision.verdict}${decision.unjudgeable !== undefined ? " (cannot be judged)" : ""}`);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, EXIT, UsageError, type ConfigProblem } from "../core/errors.js";
+import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../core/policy/api.js";
 import type { PlatformProfile } from "../core/paths/api.js";
@@ -206,7 +207,10 @@ async function evaluate(opts: Options): Promise<number> {
   const attackDir = opts.attack ?? (runBoth ? join(CORPUS, "attack") : undefined);
   const benignPath = opts.benign ?? (runBoth ? join(CORPUS, "benign") : undefined);
   const policyFor = policyCache(opts.policy);
-  const makeJudge = (env: JudgeEnvironment) => createSessionJudge(policyFor(env.profile), env);
+  // Commands are judged as the relay judges them: with the bash grammar and the catalogue.
+  await loadShellKit();
+  const makeJudge = (env: JudgeEnvironment) =>
+    createSessionJudge(policyFor(env.profile), { ...env, shell: loadedShellKit });
   const policyName = opts.policy ?? "default";
 
   // Every list applies: the benign folder's own file (the docs promise it always does), each

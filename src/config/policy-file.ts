@@ -28,7 +28,7 @@ function reasonOf(err: unknown): string {
 }
 
 /** The bytes of a policy file and their text, or a ConfigError naming the file. */
-function readPolicyBytes(path: string, shownAs: string): { text: string; sha256: string } {
+export function readPolicyBytes(path: string, shownAs: string): { text: string; sha256: string } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

@@ -48,6 +48,48 @@ export interface Effect {
   canonical?: string;
   /** For url and egress effects: where the request or the data goes, when the call says. */
   destination?: Destination;
+  /** For an effect of a parsed shell command: which program does what (decision 0079). */
+  via?: CommandVia;
+}
+
+/**
+ * What running one simple command amounts to (docs/decisions/0079-program-catalogue.md), for a
+ * class effect (kind `command`); `unknown` takes the exec class action.
+ */
+export type CommandClass =
+  | "none"
+  | "reads"
+  | "project"
+  | "fetch"
+  | "sends"
+  | "persistence"
+  | "code-settings"
+  | "network-code"
+  | "unknown";
+
+export interface CommandVia {
+  /** The program, as the catalogue knows it (`git commit`, `sed`). */
+  program: string;
+  /** The simple command as written (cut to 200 characters). */
+  command: string;
+  /** What it does, in words: `writes`, `removes`, `runs code fetched from https://x/p.sh`. */
+  does: string;
+  /** Set on class effects. */
+  class?: CommandClass;
+  /** The path is a folder placed or removed as a whole (decision 0043). */
+  container?: "place" | "remove";
+  /** A removal or a mode change of a whole tree: a protected root there is destructive. */
+  tree?: true;
+  /** The content comes from the network (curl -o, wget): running it later is running downloaded code. */
+  downloaded?: true;
+  /** For a run of project code: the folder it runs in, as spelled (undefined: the server's). */
+  cwd?: string;
+  /** For a run of a file of code: the file, as spelled. */
+  runs?: string;
+  /** For a path: the word as the program received it, before its readings (`$HOME/.ssh`). */
+  word?: string;
+  /** A write that may not change what the file says (a mode change, a word of project code that may name a file). */
+  weak?: true;
 }
 
 export interface Decision {

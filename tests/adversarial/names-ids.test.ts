@@ -62,7 +62,7 @@ describe("ids that collide across directions", () => {
     const fetched = await c.answer(1);
     const bashrc = await c.answer("1");
     // After the fetch the session is tainted: an exec tool is refused at enforce (action_if_tainted: deny).
-    c.call(2, "run_command", { command: "echo pwned > /tmp/never" });
+    c.call(2, "run_command", { command: "deploy-tool > /tmp/never" });
     const run = await c.answer(2);
     await c.close();
     expect(JSON.stringify(fetched)).toContain("Ignore previous instructions");

@@ -77,7 +77,7 @@ describe("answers whose id only loosely matches the request", () => {
     try {
       const fetched = await client.callTool({ name: "fetch", arguments: { url: "https://example.com/" } });
       expect(fetched.isError).toBeFalsy();
-      const ran = await client.callTool({ name: "run_command", arguments: { command: "echo hi" } });
+      const ran = await client.callTool({ name: "run_command", arguments: { command: "deploy-tool hi" } });
       expect(ran.isError).toBe(true);
       expect(JSON.stringify(ran.content)).toContain("untrusted content");
     } finally {
@@ -100,7 +100,7 @@ describe("answers whose id only loosely matches the request", () => {
     );
     try {
       await client.callTool({ name: "fetch", arguments: { url: "https://example.com/" } });
-      const ran = await client.callTool({ name: "run_command", arguments: { command: "echo hi" } });
+      const ran = await client.callTool({ name: "run_command", arguments: { command: "deploy-tool hi" } });
       expect(ran.isError).toBe(true);
     } finally {
       await client.close();

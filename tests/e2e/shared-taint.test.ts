@@ -22,9 +22,9 @@ describe("taint shared between the relays of one client", () => {
     );
     await web.initialize();
     await shell.initialize();
-    const before = await shell.call(1, "run_command", { command: "npm test" });
+    const before = await shell.call(1, "run_command", { command: "deploy-tool --all" });
     await web.call(1, "fetch", { url: "https://example.com/issue/1" });
-    const after = await shell.call(2, "run_command", { command: "npm test" });
+    const after = await shell.call(2, "run_command", { command: "deploy-tool --all" });
     await web.close();
     await shell.close();
 
@@ -46,7 +46,7 @@ describe("taint shared between the relays of one client", () => {
     await web.initialize();
     await shell.initialize();
     await web.call(1, "fetch", { url: "https://example.com/" });
-    const after = await shell.call(2, "run_command", { command: "npm test" });
+    const after = await shell.call(2, "run_command", { command: "deploy-tool --all" });
     await web.close();
     await shell.close();
     expect((after.result as { isError?: boolean }).isError).toBeUndefined();

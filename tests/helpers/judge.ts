@@ -4,7 +4,7 @@ import { LEXICAL_ONLY } from "../../src/core/paths/canonical.js";
 import type { PathResolver, PlatformProfile } from "../../src/core/paths/api.js";
 import { loadPolicy } from "../../src/core/policy/load.js";
 import { createSessionJudge, type SessionJudge } from "../../src/core/judge/session.js";
-import type { CompiledPolicy } from "../../src/core/policy/api.js";
+import type { CompiledPolicy, ShellKit } from "../../src/core/policy/api.js";
 
 /** A small policy in the shape of the default, so engine tests do not depend on its exact lists. */
 export const TEST_POLICY = `version: 1
@@ -43,12 +43,16 @@ export function judgeOf(
     tainted?: boolean;
     server?: string;
     bases?: string[];
+    /** The bash grammar and catalogue (tests/helpers/commands.ts): commands judged by their programs. */
+    shell?: ShellKit;
   } = {},
 ): SessionJudge {
   const profile = opts.profile ?? PROFILE;
+  const kit = opts.shell;
   const env = {
     profile,
     resolver: opts.resolver ?? LEXICAL_ONLY,
+    ...(kit === undefined ? {} : { shell: () => kit }),
     ...(opts.server ? { server: opts.server } : {}),
     ...(opts.bases ? { bases: opts.bases } : {}),
   };

@@ -40,7 +40,7 @@ describe("a non-JSON answer to an ask in the log", () => {
     let sent = "";
     try {
       await c.initialize({ elicitation: {} });
-      c.call(1, "run_command", { command: "rm -rf build" });
+      c.call(1, "run_command", { command: "deploy-tool clean build" });
       await until(() => c.messages.some((m) => (m as Msg).method === "elicitation/create"));
       const ask = c.messages.find((m) => (m as Msg).method === "elicitation/create") as Msg;
       const id = String(ask.id);

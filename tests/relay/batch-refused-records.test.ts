@@ -22,7 +22,7 @@ describe("a batch with a refused call", () => {
       await c.initialize();
       c.send([
         call(1, "read_file", { path: join(b.project, "a.txt") }),
-        call(2, "run_command", { command: "ls" }),
+        call(2, "run_command", { command: "deploy-tool --all" }),
         call(3, "write_file", { path: join(b.home, ".ssh", "authorized_keys"), content: "x" }),
       ]);
       for (const id of [1, 2, 3]) expect(isRefusal(await c.answer(id))).toBe(level === "enforce");

@@ -180,7 +180,7 @@ describe("taint: an answer only Python can read still taints", () => {
       await c.initialize();
       c.call(1, "fetch", { url: "https://example.com/" });
       await got(c, (l) => l.includes("IGNORE ALL"));
-      c.call(2, "run_command", { command: "ls" });
+      c.call(2, "run_command", { command: "deploy-tool --all" });
       expect(isRefused(await c.answer(2))).toBe(true);
     } finally {
       await c.close();
@@ -229,7 +229,7 @@ describe("2026-07-28 retries are tainted as the call that carries the state too"
       await c.answer(1);
       call(2, "fetch", { url: "https://evil.example/" }, { requestState: "S", inputResponses: {} });
       await c.answer(2);
-      call(3, "run_command", { command: "ls" });
+      call(3, "run_command", { command: "deploy-tool --all" });
       expect(isRefused(await c.answer(3))).toBe(true);
     } finally {
       await c.close();
@@ -261,7 +261,7 @@ describe("at strict, the server cannot answer a call that is held", () => {
       await c.initialize({ elicitation: {} });
       c.send({ jsonrpc: "2.0", id: 4, method: "tools/list" });
       // A confirm at the default policy: commands are asked about at strict.
-      c.call(5, "run_command", { command: "rm -rf build" });
+      c.call(5, "run_command", { command: "deploy-tool clean build" });
       await c.answer(4);
       const deadline = Date.now() + 10_000;
       while (!c.messages.some((m) => (m as Msg).method === "elicitation/create") && Date.now() < deadline)

@@ -37,5 +37,5 @@ export const runCommand = (id: number): Msg => ({
   jsonrpc: "2.0",
   id,
   method: "tools/call",
-  params: { name: "run_command", arguments: { command: "ls" } },
+  params: { name: "run_command", arguments: { command: "deploy-tool --all" } },
 });

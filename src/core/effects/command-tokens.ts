@@ -1,5 +1,5 @@
 import { ansiC, invocations, lexCommands, type LexMode, scriptOf } from "./shell-words.js";
-import { wordReadings } from "./word-readings.js";
+import { wordReadings } from "../shell/word-readings.js";
 
 /**
  * Path candidates inside a command string. A shell can read or write anything its words name,

@@ -3,7 +3,7 @@ import { commandReadings, commandTokens } from "./command-tokens.js";
 import { COMMAND_ARGS, inWorkdir, isRelativeWord, workdirsOf } from "./extract.js";
 import { invocations, lexCommands, type LexMode, scriptOf } from "./shell-words.js";
 import { knownTool, nameWords } from "./tool-table.js";
-import { wordReadings } from "./word-readings.js";
+import { wordReadings } from "../shell/word-readings.js";
 
 // Which written paths of a call may be whole FOLDERS that are moved, copied, linked or unpacked
 // into place ("place"), or removed ("remove"). For those, a protected path below the folder

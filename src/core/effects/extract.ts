@@ -1,8 +1,15 @@
 import { parseStrictJson } from "../json/strict-json.js";
-import type { Effect, Operation } from "../types.js";
+import { analyseArgv, analyseCommand } from "../commands/analyse.js";
+import type { Analysis, CommandContext, ShellState, Stdin } from "../commands/api.js";
+import type { CommandSetup } from "../commands/setup.js";
+import { programName } from "../shell/program-name.js";
+import type { CommandVia, Effect, Operation } from "../types.js";
 import { isOutputName, isPathName } from "./arg-names.js";
 import { commandReadings } from "./command-tokens.js";
-import { type ArgRole, knownTool, verbOperations } from "./tool-table.js";
+import { type ArgRole, knownTool, type KnownTool, nameWords, verbOperations } from "./tool-table.js";
+import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
+
+export { inWorkdir, isRelativeWord };
 
 /**
  * Effects of one call, before canonicalisation. See docs/decisions/0021-path-positions.md for
@@ -19,7 +26,14 @@ export const BUDGET = {
   maxChars: 8 * 1024 * 1024,
 } as const;
 
-export type Extraction = { ok: true; effects: Effect[] } | { ok: false; error: string };
+export type Extraction =
+  | {
+      ok: true;
+      effects: Effect[];
+      /** The state a persistent shell is left in, for the session to keep if the call goes ahead. */
+      shell?: { id: string; state: ShellState };
+    }
+  | { ok: false; error: string };
 
 /** Argument names that carry the command of an exec-class tool, in order of preference. */
 export const COMMAND_ARGS = ["command", "cmd", "code", "script", "input", "stdin", "args", "argv"];
@@ -28,8 +42,6 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Arguments that set where an exec call's command runs. */
 const WORKDIR_ARGS = ["cwd", "workdir", "working_directory", "workingDirectory", "directory", "dir"];
-/** Words that do not depend on the working directory: /x, \\x, ~, $VAR, %VAR%, C:… */
-const ABSOLUTE_ISH = /^(?:[\\/~$%]|[A-Za-z]:)/;
 
 const URL_RE = /^\s*https?:\/\//i;
 
@@ -98,7 +110,7 @@ class Walker {
     private readonly workdirs: ReadonlyArray<{ at: string; dir: string }> = [],
   ) {}
 
-  private count(s: string): void {
+  count(s: string): void {
     this.strings += 1;
     this.chars += s.length;
     if (this.strings > BUDGET.maxStrings)
@@ -107,12 +119,36 @@ class Walker {
       throw new OverBudget(`more than ${BUDGET.maxChars} characters of strings in the arguments`);
   }
 
-  add(operation: Operation, kind: Effect["kind"], at: string, spelled: string): void {
+  add(operation: Operation, kind: Effect["kind"], at: string, spelled: string, via?: CommandVia): void {
     // One judgement per distinct value: 10,000 copies of a harmless string cost one canonicalisation.
-    const key = `${operation}\u0000${kind}\u0000${spelled}`;
+    const key =
+      via === undefined
+        ? `${operation}\u0000${kind}\u0000${spelled}`
+        : `${operation}\u0000${kind}\u0000${spelled}\u0000${via.class ?? ""}\u0000${via.container ?? ""}\u0000${via.does}\u0000${via.runs ?? ""}\u0000${via.cwd ?? ""}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.effects.push({ operation, kind, at, spelled });
+    this.effects.push(
+      via === undefined ? { operation, kind, at, spelled } : { operation, kind, at, spelled, via },
+    );
+  }
+
+  /**
+   * A command read with the bash grammar and judged by what its programs do. Whatever the
+   * catalogue does not know is read the old way too (every word a path), and takes the exec
+   * class action through its `unknown` effect.
+   */
+  analysed(analysis: Analysis, at: string, depth: number): void {
+    if (analysis.unjudgeable !== undefined) throw new Unjudgeable(`${analysis.unjudgeable} (at ${at})`);
+    for (const e of analysis.effects) {
+      this.count(e.spelled);
+      this.add(e.operation, e.kind, at, e.spelled, e.via);
+    }
+    for (const text of analysis.legacy) this.legacyWords(text, at, depth);
+  }
+
+  /** The old reading of a piece of a command: every word a path, read and written, in every working folder. */
+  legacyWords(text: string, at: string, depth: number): void {
+    this.commandWords(text, at, depth, false);
   }
 
   /** `name` is the argument or member name the value sits under (array elements keep it). */
@@ -187,7 +223,10 @@ class Walker {
   }
 
   /** A command word is judged as read and written: a shell can do either with what it names. */
-  private commandPath(at: string, word: string): void {
+  private commandPath(at: string, rawWord: string): void {
+    // A word of blanks only (`-s': '`, a `"\n"` literal) names a file of that name in the working
+    // folder, not the empty path the canonicaliser refuses.
+    const word = rawWord.trim() === "" ? `./${rawWord}` : rawWord;
     this.add("write", "path", at, word);
     this.add("read", "path", at, word);
     // The shell runs in the call's working directory, not the server's: `>> .bashrc` with
@@ -200,7 +239,7 @@ class Walker {
     }
   }
 
-  private commandWords(s: string, at: string, depth: number, element: boolean): void {
+  commandWords(s: string, at: string, depth: number, element: boolean): void {
     const nested = embeddedJson(s, at);
     if (nested !== undefined) this.visit(nested, `${at}<json>`, "command", depth + 1);
     // Every word read counts against the budget, which stops reading a huge command early.
@@ -235,15 +274,6 @@ export function commandText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** `word` spelled inside the folder `dir`, with the folder's own separator. */
-export function inWorkdir(dir: string, word: string): string {
-  const sep = dir.includes("\\") && !dir.includes("/") ? "\\" : "/";
-  return `${dir.replace(/[\\/]+$/, "")}${sep}${word}`;
-}
-
-/** Whether a command word depends on the working directory (else it is judged only as written). */
-export const isRelativeWord = (word: string): boolean => !ABSOLUTE_ISH.test(word);
-
 /** The working directories an exec call names for its command, in WORKDIR_ARGS order. */
 export function workdirsOf(args: Record<string, unknown>): Array<{ at: string; dir: string }> {
   return WORKDIR_ARGS.filter((n) => typeof args[n] === "string" && args[n] !== "").map((n) => ({
@@ -252,18 +282,184 @@ export function workdirsOf(args: Record<string, unknown>): Array<{ at: string; d
   }));
 }
 
+/** Shells whose commands the bash grammar reads (their `-c` scripts and their input). */
+const POSIX_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash"]);
+/** Words of a tool's name that say it runs shell commands, and words that say it runs code in another language. */
+const SHELL_NAME_WORDS = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "shell",
+  "command",
+  "commands",
+  "terminal",
+  "console",
+]);
+const OTHER_LANGUAGE_WORDS = new Set([
+  "python",
+  "py",
+  "code",
+  "js",
+  "javascript",
+  "node",
+  "ruby",
+  "sql",
+  "blender",
+  "script",
+  "powershell",
+  "pwsh",
+  "ps",
+  "cmd",
+  "applescript",
+  "osascript",
+  "lua",
+  "r",
+  "julia",
+  "eval",
+  "repl",
+  "notebook",
+  "jupyter",
+]);
+
+/** A command the bash grammar can read: where it is, what it is, and the shell it is typed into. */
+interface ShellCommand {
+  /** The arguments it was read from (so that the generic walk leaves them to it). */
+  names: string[];
+  at: string;
+  text?: string;
+  argv?: string[];
+  stdin?: string;
+  /** A shell that persists between calls: its id and its state so far. */
+  persistent?: { id: string; state: ShellState };
+}
+
+/**
+ * Whether `tool` runs its command with a POSIX shell, and where the command is. Desktop
+ * Commander's `shell` argument, a Windows machine (PowerShell or cmd by default) and tools whose
+ * name says another language keep the old reading: there is no grammar for those here.
+ */
+function shellCommand(
+  tool: string,
+  args: Record<string, unknown>,
+  known: KnownTool | undefined,
+  setup: CommandSetup,
+): ShellCommand | undefined {
+  const shellArg = typeof args["shell"] === "string" ? programName(args["shell"]) : undefined;
+  if (shellArg !== undefined && !POSIX_SHELLS.has(shellArg)) return undefined;
+  if (shellArg === undefined && setup.platform === "win32") return undefined;
+  const lower = tool.toLowerCase();
+  if (lower === "interact_with_process") {
+    const id = `pid:${String(args["pid"])}`;
+    const state = setup.shells.get(id);
+    if (state === undefined || typeof args["input"] !== "string") return undefined;
+    return { names: ["input"], at: "arguments.input", text: args["input"], persistent: { id, state } };
+  }
+  const words = nameWords(tool);
+  const posix =
+    known?.shell === true ||
+    (words.some((w) => SHELL_NAME_WORDS.has(w)) && !words.some((w) => OTHER_LANGUAGE_WORDS.has(w)));
+  if (!posix) return undefined;
+  const declared = Object.keys(known?.args ?? {}).filter(
+    (k) => known?.args[k] === "command" && k !== "stdin",
+  );
+  const name = [
+    ...declared,
+    ...COMMAND_ARGS.filter((n) => n !== "stdin" && n !== "args" && n !== "argv"),
+  ].find(
+    (n) =>
+      typeof args[n] === "string" ||
+      (Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string")),
+  );
+  const extra = ["args", "argv"].find(
+    (n) => Array.isArray(args[n]) && (args[n] as unknown[]).every((x) => typeof x === "string"),
+  );
+  if (name === undefined && extra === undefined) return undefined;
+  const out: ShellCommand = { names: [], at: `arguments.${name ?? extra ?? ""}` };
+  const value = name === undefined ? undefined : args[name];
+  if (typeof value === "string") out.text = value;
+  else if (Array.isArray(value)) out.argv = value as string[];
+  if (name !== undefined) out.names.push(name);
+  if (extra !== undefined) {
+    // `{command: "mv", args: [...]}`: the program and its words given apart.
+    out.argv = [...(typeof value === "string" ? [value] : (out.argv ?? [])), ...(args[extra] as string[])];
+    out.names.push(extra);
+  }
+  if (typeof args["stdin"] === "string") {
+    out.stdin = args["stdin"];
+    out.names.push("stdin");
+  }
+  if (lower === "write_to_terminal")
+    out.persistent = {
+      id: "terminal",
+      state: setup.shells.get("terminal") ?? { cwds: [undefined], vars: new Map(), defined: new Set() },
+    };
+  return out;
+}
+
+const copyState = (s: ShellState): ShellState => ({
+  cwds: [...s.cwds],
+  vars: new Map(s.vars),
+  defined: new Set(s.defined),
+});
+
 /**
  * Effects of calling `tool` with `args`. `execClass` is true when the policy's exec globs name
- * the tool; the built-in table can also mark a tool as running code (start_process, …).
+ * the tool; the built-in table can also mark a tool as running code (start_process, …). With
+ * `setup` (the bash grammar and the catalogue), a shell command is judged by what its programs
+ * do (docs/decisions/0079-program-catalogue.md); without it, every word of it is a path.
  */
-export function extractEffects(tool: string, args: Record<string, unknown>, execClass: boolean): Extraction {
+export function extractEffects(
+  tool: string,
+  args: Record<string, unknown>,
+  execClass: boolean,
+  setup?: CommandSetup,
+): Extraction {
   const known = knownTool(tool, args);
   const isExec = execClass || known?.exec === true;
   const workdirs = isExec ? workdirsOf(args) : [];
   const walker = new Walker(known ? [known.fallback] : verbOperations(tool), isExec, workdirs);
+  let shell: { id: string; state: ShellState } | undefined;
   try {
-    if (isExec) walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
+    const command = isExec && setup !== undefined ? shellCommand(tool, args, known, setup) : undefined;
+    let readOldWay = command === undefined;
+    if (command !== undefined && setup !== undefined) {
+      const state = command.persistent === undefined ? undefined : copyState(command.persistent.state);
+      const cx: CommandContext = {
+        catalogue: setup.catalogue,
+        codeVariables: setup.variables,
+        parse: setup.parse,
+        cwds: [undefined, ...workdirs.map((w) => w.dir)],
+        ...(state === undefined ? {} : { shell: state }),
+        ...(tool.toLowerCase() === "start_process" ? { interactive: true } : {}),
+      };
+      const stdin: Stdin =
+        command.stdin === undefined
+          ? { kind: "none" }
+          : { kind: "heredoc", text: command.stdin, expands: false };
+      const analyses: Analysis[] = [];
+      if (command.text !== undefined) {
+        walker.count(command.text);
+        analyses.push(analyseCommand(command.text, cx, stdin));
+      }
+      if (command.argv !== undefined) {
+        for (const w of command.argv) walker.count(w);
+        analyses.push(analyseArgv(command.argv, cx, stdin));
+      }
+      for (const a of analyses) {
+        if (a.unreadable !== undefined) {
+          // Not bash the grammar can read: the old reading, and the exec class action, as before.
+          readOldWay = true;
+          for (const text of a.legacy) walker.legacyWords(text, command.at, 1);
+        } else walker.analysed(a, command.at, 1);
+      }
+      if (command.persistent !== undefined && state !== undefined)
+        shell = { id: command.persistent.id, state };
+      if (readOldWay) for (const n of command.names) walker.visit(args[n], `arguments.${n}`, "command", 1, n);
+    }
+    if (isExec && readOldWay)
+      walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
     for (const [name, value] of Object.entries(args)) {
+      if (command !== undefined && command.names.includes(name)) continue;
       const declared = known?.args[name];
       // Argument names are the tool schema's vocabulary (`path`, `content`), not values: an
       // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
@@ -276,5 +472,7 @@ export function extractEffects(tool: string, args: Record<string, unknown>, exec
     if (err instanceof Unjudgeable) return { ok: false, error: err.message };
     throw err;
   }
-  return { ok: true, effects: walker.effects };
+  return shell === undefined
+    ? { ok: true, effects: walker.effects }
+    : { ok: true, effects: walker.effects, shell };
 }

@@ -26,6 +26,8 @@ export interface KnownTool {
   args: Readonly<Record<string, ArgRole>>;
   /** Tool runs code or commands whatever the policy's exec globs say. */
   exec?: boolean;
+  /** Its command is run by a POSIX shell (so the bash grammar reads it). */
+  shell?: boolean;
   /**
    * Arguments whose path may be a whole folder the tool moves or removes: a protected path
    * below it is touched too (see containers.ts).
@@ -90,7 +92,7 @@ const TABLE: Record<string, KnownTool> = {
   },
   write_pdf: { fallback: "write", args: { path: "read", outputPath: "write", content: "text" } },
   start_search: { fallback: "read", args: { path: "read", pattern: "text" } },
-  start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true },
+  start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true, shell: true },
   interact_with_process: { fallback: "exec", args: { input: "command" }, exec: true },
   // set_config_value can widen allowedDirectories or change the shell: treat as code.
   set_config_value: { fallback: "exec", args: { key: "command", value: "command" }, exec: true },
@@ -110,13 +112,15 @@ const TABLE: Record<string, KnownTool> = {
     fallback: "exec",
     args: { command: "command", workdir: "exec", stdin: "command" },
     exec: true,
+    shell: true,
   },
   shell_execute: {
     fallback: "exec",
     args: { command: "command", directory: "exec", stdin: "command" },
     exec: true,
+    shell: true,
   },
-  write_to_terminal: { fallback: "exec", args: { command: "command" }, exec: true },
+  write_to_terminal: { fallback: "exec", args: { command: "command" }, exec: true, shell: true },
   // GitHub: paths name files in a remote repository, not on this machine.
   create_or_update_file: {
     fallback: "write",

@@ -4,7 +4,10 @@ import { extractEffects, isUrl } from "../effects/extract.js";
 import { knownTool } from "../effects/tool-table.js";
 import { carriedSecrets } from "../secrets/carried.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";
+import type { ShellState } from "../commands/api.js";
+import type { CommandSetup } from "../commands/setup.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
+import { commandFacts } from "./command-facts.js";
 import type { Decision, Effect, Verdict } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
@@ -17,6 +20,8 @@ export interface Explanation {
   subject: string;
   decision: Decision;
   items: JudgedEffect[];
+  /** The state a persistent shell is left in if the call goes ahead (interact_with_process). */
+  shell?: { id: string; state: ShellState };
 }
 
 export interface DecideContext {
@@ -30,6 +35,17 @@ export interface DecideContext {
   seen?: (key: string) => boolean;
   /** Secret files this session has read (their fingerprints), for egress.secrets. */
   secretFiles?: SecretFiles;
+  /** The bash grammar, the catalogue and what the session did so far (decision 0080). */
+  commands?: CommandContextForCall;
+}
+
+/** What judging a command needs from the session: the grammar, and what it wrote and downloaded before. */
+export interface CommandContextForCall {
+  setup: CommandSetup;
+  /** Canonical paths earlier calls of this session wrote. */
+  written: ReadonlySet<string>;
+  /** Canonical paths earlier calls wrote with what they fetched from the network. */
+  downloaded: ReadonlySet<string>;
 }
 
 function unjudgeable(subject: string, why: string, tainted: boolean, effects: Effect[] = []): Explanation {
@@ -95,26 +111,38 @@ export type RequestEffects =
        * and effectgate cannot tell that they stay on this machine (secrets are looked for).
        */
       opaque?: boolean;
+      /** The state a persistent shell would be left in (extractEffects). */
+      shell?: { id: string; state: ShellState };
     }
   | { subject: string; error: string };
 
 const NONE = (): ContainerKind | undefined => undefined;
 
 /** The effects a judged request names, before canonicalisation (also used by taint on responses). */
-export function requestEffects(policy: CompiledPolicy, method: string, params: unknown): RequestEffects {
+export function requestEffects(
+  policy: CompiledPolicy,
+  method: string,
+  params: unknown,
+  setup?: CommandSetup,
+): RequestEffects {
   const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
   const shape = callShape(method, params);
   if (typeof shape === "string") return { subject: fallbackSubject, error: shape };
   if ("effects" in shape)
     return { subject: shape.subject, effects: shape.effects, execGlob: undefined, isContainer: NONE };
   const execGlob = policy.execGlob(shape.subject);
-  const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined);
+  const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined, setup);
   if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
-  const isContainer = containerTest(shape.subject, shape.args, execGlob !== undefined);
+  const legacy = containerTest(shape.subject, shape.args, execGlob !== undefined);
+  // An effect of a parsed command says itself whether it is a whole folder; the rest are read the old way.
+  const isContainer = (e: Effect): ContainerKind | undefined =>
+    e.via !== undefined ? e.via.container : legacy(e);
   const effects = withEgress(shape.subject, shape.args, extraction.effects);
   const opaque =
     method === "tools/call" && execGlob === undefined && knownTool(shape.subject, shape.args) === undefined;
-  return { subject: shape.subject, effects, execGlob, isContainer, args: shape.args, opaque };
+  const out: RequestEffects = { subject: shape.subject, effects, execGlob, isContainer, args: shape.args, opaque };
+  if (extraction.shell !== undefined) out.shell = extraction.shell;
+  return out;
 }
 
 /** The effect secrets ride on: the call's first send, else its first fetch, else its own server. */
@@ -191,7 +219,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
         effect: { ...item.effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${tool} would ${reads ? "move or copy away" : kind === "remove" ? "remove" : "move, copy or unpack onto"} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
+        reason: `${item.effect.via === undefined ? `${tool} would ${reads ? "move or copy away" : kind === "remove" ? "remove" : "move, copy or unpack onto"}` : `${item.effect.via.command}: ${item.effect.via.does}`} ${form}${via} as a whole, a folder that holds paths matched by paths.${list} ${pattern}${note}`,
       };
     }
   }
@@ -218,7 +246,7 @@ export function explainCall(
       items: [],
     };
   }
-  const found = requestEffects(cx.policy, method, params);
+  const found = requestEffects(cx.policy, method, params, cx.commands?.setup);
   if ("error" in found) return unjudgeable(found.subject, found.error, cx.tainted);
   const { subject, effects, execGlob, isContainer } = found;
   const ecx = {
@@ -238,11 +266,16 @@ export function explainCall(
     }));
   });
   // Own files, git's discovery and PATH folders: models, not patterns (decisions 0067, 0068).
-  const items = judgeModels(
+  const modelled = judgeModels(
     judged.map((j) => j.item),
     judged.map((j) => j.kind),
     { tool: subject, policy: cx.policy, env: cx.env, ...(cx.planted ? { planted: cx.planted } : {}) },
   );
+  // What commands amount to beyond their paths: destroying a protected root, running what this
+  // session wrote or downloaded.
+  const items: JudgedEffect[] = [
+    ...(modelled.some((i) => i.effect.via !== undefined) ? commandFacts(modelled, cx) : modelled),
+  ];
   items.push(
     ...carriedItems(
       cx,
@@ -254,6 +287,7 @@ export function explainCall(
   const top = strictest(items);
   // An effect judged twice (a send, and the secret it carries) is listed once.
   const judgedEffects = [...new Set(items.map((i) => i.effect))];
+  const shell = found.shell === undefined ? {} : { shell: found.shell };
   if (top === undefined || top.verdict === "allow") {
     const reason =
       items.length === 0
@@ -263,6 +297,7 @@ export function explainCall(
       subject,
       decision: { verdict: "allow", reason, effects: judgedEffects, tainted: cx.tainted },
       items,
+      ...shell,
     };
   }
   // The deciding effect comes first, so a log that keeps only the head of a long list keeps it.
@@ -276,5 +311,5 @@ export function explainCall(
     tainted: cx.tainted,
   };
   if (top.unjudgeable !== undefined) decision.unjudgeable = top.unjudgeable;
-  return { subject, decision, items };
+  return { subject, decision, items, ...shell };
 }

@@ -46,6 +46,12 @@ const VERB: Record<Effect["operation"], string> = {
   exec: "run",
   send: "send to",
 };
+
+/** `write_file would write`, or for a program in a command, `chmod -R 0666 ~: changes the mode of`. */
+export const doing = (effect: Effect, cx: { tool: string }): string =>
+  effect.via === undefined
+    ? `${cx.tool} would ${VERB[effect.operation]}`
+    : `${effect.via.command}: ${effect.via.does}`;
 const TAINT_NOTE = ", and this session has taken in untrusted content";
 
 /** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
@@ -135,30 +141,78 @@ function judgePath(
         effect: { ...effect, canonical: form },
         verdict,
         rule: `paths.${list} ${pattern}`,
-        reason: `${cx.tool} would ${VERB[effect.operation]} ${form}${via}${reading.note}, which matches paths.${list} ${pattern}${note}`,
+        reason: `${doing(effect, cx)} ${form}${via}${reading.note}, which matches paths.${list} ${pattern}${note}`,
       };
     }
   }
   return {
     ...judged,
-    reason: `${cx.tool} would ${VERB[effect.operation]} ${c.resolved}${reading.note}, which no rule names`,
+    reason: `${doing(effect, cx)} ${c.resolved}${reading.note}, which no rule names`,
   };
 }
 
 function judgeCommand(effect: Effect, cx: EffectContext): JudgedEffect {
   const { action, actionIfTainted } = cx.policy.exec;
-  const verdict = cx.tainted ? actionIfTainted : action;
+  const execVerdict = cx.tainted ? actionIfTainted : action;
   const key = cx.tainted ? "exec.action_if_tainted" : "exec.action";
   // The rule names the exec class; the taint part is in the reason and Decision.tainted.
   const rule =
     cx.execGlob !== undefined ? `exec ${cx.execGlob}` : `exec ${cx.tool} (built-in: runs commands or code)`;
+  const via = effect.via;
+  if (via?.class !== undefined) return judgeClass(effect, via, cx, { verdict: execVerdict, key, rule });
   const shown = effect.spelled.length > 200 ? `${effect.spelled.slice(0, 197)}...` : effect.spelled;
   return {
     effect,
-    verdict,
+    verdict: execVerdict,
     rule,
-    reason: `${cx.tool} runs commands (${JSON.stringify(shown)}); ${key} is ${verdict}${cx.tainted ? TAINT_NOTE : ""}`,
+    reason: `${cx.tool} runs commands (${JSON.stringify(shown)}); ${key} is ${execVerdict}${cx.tainted ? TAINT_NOTE : ""}`,
   };
+}
+
+/**
+ * What running one program amounts to, as the policy's `commands:` section rates it. Unknown
+ * programs and programs that send data out take the exec class action (egress judges where the
+ * data goes); the rest have their own keys. Paths are judged on their own effects.
+ */
+function judgeClass(
+  effect: Effect,
+  via: NonNullable<Effect["via"]>,
+  cx: EffectContext,
+  exec: { verdict: Verdict; key: string; rule: string },
+): JudgedEffect {
+  const c = cx.policy.commands;
+  const said = `${via.command}: ${via.does}`;
+  const taint = cx.tainted ? TAINT_NOTE : "";
+  const rated = (verdict: Verdict, key: string): JudgedEffect => ({
+    effect,
+    verdict,
+    rule: `commands.${key}`,
+    reason: `${said} (commands.${key} is ${verdict}${taint})`,
+  });
+  switch (via.class) {
+    case "none":
+    case "reads":
+    case "fetch":
+      return cx.tainted ? rated(c.knownIfTainted, "known_if_tainted") : rated(c.known, "known");
+    case "project":
+      return cx.tainted ? rated(c.projectIfTainted, "project_if_tainted") : rated(c.project, "project");
+    case "network-code":
+      return rated(c.networkCode, "network_code");
+    case "code-settings":
+      return rated(c.codeSettings, "code_settings");
+    case "persistence":
+      return rated(c.persistence, "persistence");
+    case "sends":
+      return cx.tainted ? rated(c.sendsIfTainted, "sends_if_tainted") : rated(c.sends, "sends");
+    default:
+      // unknown
+      return {
+        effect,
+        verdict: exec.verdict,
+        rule: exec.rule,
+        reason: `${said}; ${exec.key} is ${exec.verdict}${taint}`,
+      };
+  }
 }
 
 /**

@@ -27,6 +27,12 @@ const CLASS_NOTE: Partial<Record<HostClass, string>> = {
   private: " (the local network)",
 };
 
+/** An allowed fetch; a program of a parsed command says what it does (decision 0079). */
+const fetchReason = (effect: Effect, tool: string): string =>
+  effect.via === undefined
+    ? `${tool} would fetch ${effect.spelled}; its response will mark the session as tainted`
+    : `${effect.via.command}: ${effect.via.does} ${effect.spelled}; unless the host is one commands.trusted_hosts names, its answer marks the session as tainted`;
+
 /** The destinations an effect may reach: its own, and every reading of its URL. */
 export function destinationsReached(effect: Effect): Destination[] {
   const out: Destination[] = [];
@@ -79,7 +85,7 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
     };
   const reason =
     effect.kind === "url"
-      ? `${cx.tool} would fetch ${effect.spelled}; its response will mark the session as tainted`
+      ? fetchReason(effect, cx.tool)
       : `${cx.tool} would ${verb} ${where}, which no rule names`;
   return { effect: judged, verdict: "allow", reason };
 }

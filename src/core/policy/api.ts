@@ -1,6 +1,8 @@
 import type { Level, Verdict } from "../types.js";
 import type { PathResolver, PlatformProfile } from "../paths/api.js";
 import type { OwnPath } from "../paths/own-paths.js";
+import type { ShellParser } from "../shell/syntax.js";
+import type { ProgramEntry } from "./catalogue.js";
 
 /** The path lists of a policy; `secrets_read` is judged on reads, the others on writes and exec. */
 export type PathList = "deny" | "confirm" | "confirm_if_tainted" | "deny_read";
@@ -55,6 +57,43 @@ export interface CompiledPolicy {
     /** Verdict for a call that would send a credential or bytes of a secret file read this session. */
     secrets: Verdict;
   };
+  /**
+   * How commands are judged by what their programs do (`commands:`). A verdict the policy does
+   * not set is the exec class action (network code, code settings, persistence and destructive
+   * commands: deny), so a policy written before this section judges as strictly as it did.
+   */
+  commands: CommandsPolicy;
+}
+
+/** Verdicts for what running a program amounts to (docs/decisions/0080-command-verdicts.md). */
+export interface CommandsPolicy {
+  known: Verdict;
+  knownIfTainted: Verdict;
+  project: Verdict;
+  projectIfTainted: Verdict;
+  afterWrite: Verdict;
+  afterWriteIfTainted: Verdict;
+  sends: Verdict;
+  sendsIfTainted: Verdict;
+  networkCode: Verdict;
+  codeSettings: Verdict;
+  persistence: Verdict;
+  destructive: Verdict;
+  /** The pattern of `commands.protected_roots` that `p` is, or lies below as a folder (`~` for `/home`), if any. */
+  protectedRoot(p: string, resolver?: PathResolver): string | undefined;
+  /** The pattern of `commands.decides_what_runs` that `p` matches, if any. */
+  decidesWhatRuns(p: string, resolver?: PathResolver): string | undefined;
+  /** Host classes whose answers do not taint: loopback, private, link-local. */
+  trustedHosts: ReadonlySet<string>;
+  /** The policy's own catalogue entries, on top of the shipped catalogue. */
+  programs: ReadonlyMap<string, ProgramEntry>;
+}
+
+/** What judging a parsed command needs beyond the policy: the grammar and the shipped catalogue. */
+export interface ShellKit {
+  parser: ShellParser;
+  programs: ReadonlyMap<string, ProgramEntry>;
+  variables: ReadonlyMap<string, "command" | "file" | "options">;
 }
 
 /** Everything the session judge needs to canonicalise paths for one server. */
@@ -74,4 +113,9 @@ export interface JudgeEnvironment {
    * the log and taint folders): every effect on them is denied, whatever the policy says.
    */
   own?: readonly OwnPath[];
+  /**
+   * The bash grammar and the shipped catalogue, once loaded (they are loaded on the first exec
+   * call, src/platform/shell-parser.ts). Without them a command is judged the old way.
+   */
+  shell?: () => ShellKit | undefined;
 }

@@ -6,7 +6,8 @@ import type { CompiledPattern, PathPattern, PathResolver, PlatformProfile } from
 import { compilePathPattern, type CompiledPathPattern } from "../paths/pattern.js";
 import { createPatternSet, type PatternSet } from "../paths/pattern-set.js";
 import { compileHostPattern, type HostPattern } from "../net/host-pattern.js";
-import type { CompiledPolicy, HostList, PathList } from "./api.js";
+import type { CommandsPolicy, CompiledPolicy, HostList, PathList } from "./api.js";
+import { compilePrograms, type ProgramEntry } from "./catalogue.js";
 import { GlobSet, globProblem } from "./globs.js";
 import type { PolicyDocument } from "./schema.js";
 import type { KeyPath } from "./yaml-tree.js";
@@ -29,6 +30,9 @@ export interface CompiledLists {
   exclude: GlobSet;
   envDeny: readonly string[];
   hosts: Record<HostList, HostPattern[]>;
+  protectedRoots: ProtectedRoots;
+  decidesWhatRuns: PatternSet;
+  programs: Map<string, ProgramEntry>;
 }
 
 const SEVERITY: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -114,7 +118,23 @@ export function compileLists(
       else problems.push({ path: ["egress", list, i], expected: c.expected, got: JSON.stringify(text) });
     }
   }
+  const commandList = (key: string): PatternSet => {
+    const compiled: PathPattern[] = [];
+    for (const [text, i] of stringItems(section(section(raw, "commands"), key))) {
+      const c = compileForProfile(text, profile);
+      if (c.ok) compiled.push(c.pattern);
+      else problems.push({ path: ["commands", key, i], expected: c.expected, got: JSON.stringify(text) });
+    }
+    return createPatternSet(compiled, profile.platform);
+  };
+  const rawPrograms = section(section(raw, "commands"), "programs");
+  const programs =
+    rawPrograms === undefined ? { entries: new Map<string, ProgramEntry>(), problems: [] } : compilePrograms(rawPrograms, ["commands", "programs"]);
+  problems.push(...programs.problems);
   const lists: CompiledLists = {
+    protectedRoots: protectedRoots(raw, profile, problems),
+    decidesWhatRuns: commandList("decides_what_runs"),
+    programs: programs.entries,
     paths,
     hosts,
     execTools: globList(raw, ["exec", "tools"], problems),
@@ -124,6 +144,58 @@ export function compileLists(
     envDeny: globList(raw, ["env", "deny"], problems).globs,
   };
   return { lists, problems };
+}
+
+/** Folders that are destructive to remove or change as a whole: `p` is one, or lies above one. */
+export interface ProtectedRoots {
+  first(p: string, resolver?: PathResolver): string | undefined;
+}
+
+/**
+ * `commands.protected_roots`: anchored folders (`/`, `~`, `~/Documents`, `/etc`). A POSIX folder
+ * names nothing on Windows (inert there, like a Windows anchor elsewhere); a name pattern is refused,
+ * since any project may hold a folder of that name.
+ */
+function protectedRoots(raw: unknown, profile: PlatformProfile, problems: PolicyProblem[]): ProtectedRoots {
+  const tests: Array<{ body: string; is: (p: string, r?: PathResolver) => boolean }> = [];
+  for (const [text, i] of stringItems(section(section(raw, "commands"), "protected_roots"))) {
+    const t = text.trim();
+    if (t.startsWith("**")) {
+      problems.push({ path: ["commands", "protected_roots", i], expected: "an anchored folder (/, ~, ~/Documents, /etc)", got: JSON.stringify(text) });
+      continue;
+    }
+    if (t.startsWith("/") && profile.platform === "win32") continue;
+    if (t === "/") {
+      tests.push({ body: text, is: (p) => p === "/" });
+      continue;
+    }
+    const c = compileForProfile(t, profile);
+    if (!c.ok) {
+      problems.push({ path: ["commands", "protected_roots", i], expected: c.expected, got: JSON.stringify(text) });
+      continue;
+    }
+    const pattern = c.pattern as CompiledPathPattern;
+    tests.push({ body: text, is: (p, r) => pattern.test(p, r) || pattern.below(p, r) });
+  }
+  return { first: (p, r) => tests.find((t) => t.is(p, r))?.body };
+}
+
+/** `commands.X_if_tainted` may only be stricter than `commands.X`. */
+export function crossCheckCommands(commands: PolicyDocument["commands"]): PolicyProblem[] {
+  const problems: PolicyProblem[] = [];
+  if (commands === undefined) return problems;
+  for (const [base, tainted] of [
+    ["known", "known_if_tainted"],
+    ["project", "project_if_tainted"],
+    ["after_write", "after_write_if_tainted"],
+    ["sends", "sends_if_tainted"],
+  ] as const) {
+    const b = commands[base];
+    const t = commands[tainted];
+    if (b !== undefined && t !== undefined && SEVERITY[t] < SEVERITY[b])
+      problems.push({ path: ["commands", tainted], expected: `a verdict at least as strict as commands.${base} (${b})`, got: t });
+  }
+  return problems;
 }
 
 /** Rules between keys of `exec:` that the schema cannot express (given a valid exec section). */
@@ -228,5 +300,52 @@ export function buildPolicy(
       secrets: doc.egress?.secrets ?? "allow",
     },
     inert: inertPatterns(lists),
+    commands: commandsPolicy(doc.commands ?? {}, lists, {
+      action,
+      actionIfTainted: doc.exec?.action_if_tainted ?? action,
+    }),
+  };
+}
+
+const stricter = (a: Verdict, b: Verdict): Verdict => (SEVERITY[a] >= SEVERITY[b] ? a : b);
+
+/**
+ * The `commands:` section. A verdict it leaves out is the exec class action (as strict as
+ * before this section existed); a tainted verdict left out is the untainted one, or stricter.
+ */
+function commandsPolicy(
+  c: NonNullable<PolicyDocument["commands"]>,
+  lists: CompiledLists,
+  exec: { action: Verdict; actionIfTainted: Verdict },
+): CommandsPolicy {
+  const { action, actionIfTainted } = exec;
+  // A base key left out is the exec class action; its tainted twin, the tainted exec action.
+  const pair = (base: Verdict | undefined, tainted: Verdict | undefined, floor: Verdict): [Verdict, Verdict] => {
+    const b = base ?? action;
+    return [b, tainted ?? (base === undefined ? stricter(actionIfTainted, floor) : stricter(b, floor))];
+  };
+  const [known, knownIfTainted] = pair(c.known, c.known_if_tainted, "allow");
+  const [project, projectIfTainted] = pair(c.project, c.project_if_tainted, "confirm");
+  const [afterWrite, afterWriteIfTainted] = pair(c.after_write ?? stricter(action, "confirm"), c.after_write_if_tainted, "deny");
+  const [sends, sendsIfTainted] = pair(c.sends, c.sends_if_tainted, "deny");
+  return {
+    known,
+    knownIfTainted,
+    project,
+    projectIfTainted,
+    afterWrite,
+    afterWriteIfTainted,
+    sends,
+    sendsIfTainted,
+    networkCode: c.network_code ?? "deny",
+    codeSettings: c.code_settings ?? "deny",
+    persistence: c.persistence ?? "deny",
+    destructive: c.destructive ?? "deny",
+    protectedRoot(p: string, resolver?: PathResolver): string | undefined {
+      return lists.protectedRoots.first(p, resolver);
+    },
+    decidesWhatRuns: (p: string, resolver?: PathResolver) => lists.decidesWhatRuns.first(p, resolver)?.body,
+    trustedHosts: new Set(c.trusted_hosts ?? ["loopback", "private"]),
+    programs: lists.programs,
   };
 }

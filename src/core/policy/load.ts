@@ -8,12 +8,13 @@ import {
   buildPolicy,
   compileLists,
   crossCheck,
+  crossCheckCommands,
   section,
   type LoadedPolicy,
   type PolicyProblem,
 } from "./compile.js";
 import { nearKey } from "./near-key.js";
-import { ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
+import { CommandsSchema, ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
 import {
   describeFound,
   formatKeyPath,
@@ -114,6 +115,8 @@ export function loadPolicy(
   const exec = ExecSchema.optional().safeParse(section(tree.value, "exec"));
   // An invalid exec section has no data (already reported by the schema): nothing to cross-check.
   problems.push(...crossCheck(exec.data).map(located));
+  const commands = CommandsSchema.optional().safeParse(section(tree.value, "commands"));
+  problems.push(...crossCheckCommands(commands.data).map(located));
 
   if (problems.length > 0 || !parsed.success) return fail();
   return buildPolicy(parsed.data, lists, source, sha256);

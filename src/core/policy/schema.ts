@@ -43,6 +43,28 @@ const EgressSchema = z.strictObject({
   secrets: verdict.optional(),
 });
 
+const TRUSTED_HOST_CLASSES = ["loopback", "private", "link-local"] as const;
+
+export const CommandsSchema = z.strictObject({
+  known: verdict.optional(),
+  known_if_tainted: verdict.optional(),
+  project: verdict.optional(),
+  project_if_tainted: verdict.optional(),
+  after_write: verdict.optional(),
+  after_write_if_tainted: verdict.optional(),
+  sends: verdict.optional(),
+  sends_if_tainted: verdict.optional(),
+  network_code: verdict.optional(),
+  code_settings: verdict.optional(),
+  persistence: verdict.optional(),
+  destructive: verdict.optional(),
+  protected_roots: stringList.optional(),
+  decides_what_runs: stringList.optional(),
+  trusted_hosts: z.array(z.enum(TRUSTED_HOST_CLASSES)).optional(),
+  // Entries are checked by compilePrograms (src/core/policy/catalogue.ts), with their own words.
+  programs: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const PolicySchema = z.strictObject({
   version: z.literal(1),
   mode: z.enum(["observe", "enforce", "strict"]).optional(),
@@ -52,6 +74,7 @@ export const PolicySchema = z.strictObject({
   env: EnvSchema.optional(),
   runs_later: RunsLaterSchema.optional(),
   egress: EgressSchema.optional(),
+  commands: CommandsSchema.optional(),
 });
 
 export type PolicyDocument = z.infer<typeof PolicySchema>;
@@ -65,6 +88,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   env: Object.keys(EnvSchema.shape),
   runs_later: Object.keys(RunsLaterSchema.shape),
   egress: Object.keys(EgressSchema.shape),
+  commands: Object.keys(CommandsSchema.shape),
 };
 
 const PATTERNS = "a list of path patterns (quoted strings)";
@@ -99,6 +123,26 @@ const EXPECTED: Readonly<Record<string, string>> = {
   "taint.exclude": GLOBS,
   "taint.exclude[]": "a tool-name glob string",
   "taint.signatures": "true or false",
+  commands: `a mapping with ${Object.keys(CommandsSchema.shape).join(", ")}`,
+  "commands.known": VERDICT,
+  "commands.known_if_tainted": VERDICT,
+  "commands.project": VERDICT,
+  "commands.project_if_tainted": VERDICT,
+  "commands.after_write": VERDICT,
+  "commands.after_write_if_tainted": VERDICT,
+  "commands.sends": VERDICT,
+  "commands.sends_if_tainted": VERDICT,
+  "commands.network_code": VERDICT,
+  "commands.code_settings": VERDICT,
+  "commands.persistence": VERDICT,
+  "commands.destructive": VERDICT,
+  "commands.protected_roots": PATTERNS,
+  "commands.protected_roots[]": "a path pattern string",
+  "commands.decides_what_runs": PATTERNS,
+  "commands.decides_what_runs[]": "a path pattern string",
+  "commands.trusted_hosts": "a list of host classes (loopback, private, link-local)",
+  "commands.trusted_hosts[]": "one of loopback, private, link-local",
+  "commands.programs": "a mapping of program names to catalogue entries (docs/commands.md)",
   env: "a mapping with deny",
   "env.deny": "a list of environment-variable name globs",
   "env.deny[]": "a variable-name glob string",

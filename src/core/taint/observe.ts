@@ -1,5 +1,7 @@
-import { requestEffects } from "../judge/decide.js";
+import { type RequestEffects, requestEffects } from "../judge/decide.js";
+import { canonicalHost, hostClass } from "../net/host.js";
 import type { CompiledPolicy } from "../policy/api.js";
+import type { Effect } from "../types.js";
 import type { ScanOptions, TaintEvent } from "../gate/session-judge.js";
 import { type Layer, MAX_TEXT, revealLayersCapped } from "./normalise.js";
 import { type SignatureScore, scoreLayers } from "./signatures.js";
@@ -115,6 +117,7 @@ export function taintFromResponse(
   request: { method: string; params: unknown },
   response: Record<string, unknown>,
   scan: ScanOptions = {},
+  effectsOf: (method: string, params: unknown) => RequestEffects = (m, p) => requestEffects(policy, m, p),
 ): TaintEvent[] {
   const events: TaintEvent[] = [];
   const { method, params } = request;
@@ -124,9 +127,9 @@ export function taintFromResponse(
     const source = policy.taintSource(name, server);
     if (source !== undefined)
       events.push({ by, reason: "source", why: `${by} matches taint source ${source}` });
-    const found = requestEffects(policy, method, params);
-    const url = "effects" in found ? found.effects.find((e) => e.kind === "url") : undefined;
-    if (url !== undefined) events.push({ by, reason: "url", why: `${by} fetched ${url.spelled}` });
+    const found = effectsOf(method, params);
+    const fetched = "effects" in found ? fetchedFrom(policy, found.effects) : undefined;
+    if (fetched !== undefined) events.push({ by, reason: "url", why: `${by} fetched ${fetched}` });
   }
   if (policy.signatures) {
     const score = scoreResponse(response);
@@ -139,4 +142,28 @@ export function taintFromResponse(
     }
   }
   return events;
+}
+
+/**
+ * What a call fetched from outside the machine, if anything: a URL (of a command: only where a
+ * program fetches it, and not from a host class the policy trusts, by default loopback and the
+ * private ranges), or content a program fetches from others without a URL (`gh issue view`).
+ */
+function fetchedFrom(policy: CompiledPolicy, effects: readonly Effect[]): string | undefined {
+  for (const e of effects) {
+    if (e.kind === "url") {
+      if (e.via === undefined) return e.spelled;
+      const host = canonicalHost(e.spelled);
+      // A word curl cannot read as a URL or host names nothing it fetches from.
+      if (host === undefined) continue;
+      if (policy.commands.trustedHosts.has(hostClass(host.host))) continue;
+      return e.spelled;
+    }
+    if (
+      e.via?.class === "fetch" &&
+      !effects.some((u) => u.kind === "url" && u.via?.command === e.via?.command)
+    )
+      return `content from others (${e.via.command})`;
+  }
+  return undefined;
 }

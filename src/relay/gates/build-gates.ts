@@ -20,6 +20,10 @@ import { chainGates } from "./gate-chain.js";
 import { createNameGate } from "./name-gate.js";
 import { createPinGate, pinnedNames } from "./pin-gate.js";
 import { readPolicy } from "../../config/policy-file.js";
+import { loadedShellKit, loadShellKit } from "../../config/shell-kit.js";
+import { knownTool } from "../../core/effects/tool-table.js";
+import type { HeldRequest, JudgeContext } from "../../core/gate/gate.js";
+import type { CompiledPolicy } from "../../core/policy/api.js";
 import { createPolicyGate } from "./policy-gate.js";
 import { fileTaintStore, sweepExpiredTaint, withSharedTaint } from "./shared-taint.js";
 
@@ -94,13 +98,20 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
     own,
     bases: serverFolders(opts.serverArgv, profile),
     ...(opts.name === undefined ? {} : { server: opts.name }),
+    shell: loadedShellKit,
   });
   // Taint is shared with the other relays of the same client (src/relay/gates/shared-taint.ts).
   const taintDir = join(effectgateHome(), "taint");
   sweepExpiredTaint(taintDir);
   const judge = withSharedTaint(ownJudge, fileTaintStore(taintDir, clientProcessKey()), opts.name);
   gates.push(
-    createPolicyGate({ judge, level, policySource: policy.source, forgetFiles: () => resolver.forget() }),
+    createPolicyGate({
+      judge,
+      level,
+      policySource: policy.source,
+      forgetFiles: () => resolver.forget(),
+      prepare: shellKitLoader(policy),
+    }),
   );
 
   return {
@@ -118,4 +129,30 @@ export function envDenier(globs: readonly string[]): (name: string) => boolean {
   if (globs.length === 0) return () => false;
   const set = new GlobSet(globs);
   return (name) => set.first(name) !== undefined;
+}
+
+/**
+ * Loads the bash grammar and the catalogue before the first exec call is judged, and only then:
+ * a relay whose server has no exec tool never pays for them. If they cannot be loaded, commands
+ * are judged the old way (every word a path, the exec class action) and the user is told once.
+ */
+function shellKitLoader(policy: CompiledPolicy): (req: HeldRequest, ctx: JudgeContext) => Promise<void> {
+  let said = false;
+  return async (req, ctx) => {
+    if (loadedShellKit() !== undefined || (req.method !== "tools/call" && req.method !== "prompts/get"))
+      return;
+    const p = req.params as { name?: unknown } | undefined;
+    const name = typeof p?.name === "string" ? p.name : undefined;
+    if (name === undefined || (policy.execGlob(name) === undefined && knownTool(name, {})?.exec !== true))
+      return;
+    try {
+      await loadShellKit();
+    } catch (err) {
+      if (said) return;
+      said = true;
+      ctx.announce(
+        `the bash grammar could not be loaded (${err instanceof Error ? err.message : String(err)}); commands are judged word by word, as every word a path`,
+      );
+    }
+  };
 }

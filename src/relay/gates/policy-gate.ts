@@ -35,8 +35,10 @@ export function createPolicyGate(opts: {
    * into place is seen by the next call's judgement (docs/decisions/0012).
    */
   forgetFiles?: () => void;
+  /** Work to finish before a request is judged (loading the bash grammar for an exec call). */
+  prepare?: (req: HeldRequest, ctx: JudgeContext) => Promise<void>;
 }): Gate {
-  const { judge, level, policySource, forgetFiles } = opts;
+  const { judge, level, policySource, forgetFiles, prepare } = opts;
   const announced = new Set<string>();
   // Ids (typed, so 1 and "1" differ) of forwarded calls that may change files, not yet answered.
   const changing = new Set<string>();
@@ -96,6 +98,7 @@ export function createPolicyGate(opts: {
   return {
     recordsOnly: level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
+      if (prepare !== undefined) await prepare(req, ctx);
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);
       const facts = { tool, method: req.method, params: req.params, decision, level, policySource };

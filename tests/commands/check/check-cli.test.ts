@@ -108,7 +108,7 @@ describe("effectgate check", () => {
     const deny = run("--tool", "write_file", "--args", '{"path":"~/.bashrc"}');
     expect(deny.status).toBe(3);
     expect(deny.stdout).toContain("policy default");
-    expect(run("--tool", "write_file", "--args", '{"path":"package.json"}').status).toBe(1);
+    expect(run("--tool", "write_file", "--args", '{"path":"CLAUDE.md"}').status).toBe(1);
     expect(run("--tool", "read_text_file", "--args", '{"path":"package.json"}').status).toBe(0);
     expect(run("--method", "resources/read", "--args", '{"uri":"file:///etc/hostname"}').status).toBe(0);
     expect(run("--help").status).toBe(0);

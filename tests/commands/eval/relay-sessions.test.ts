@@ -112,7 +112,7 @@ describe("eval --benign on logs the relay wrote", () => {
       await run(b, level, [
         init,
         { line: j(call(1, "read_note", { path: join(b.dir, ".env") })), wait: [1] },
-        { line: j(call(2, "run_command", { command: "ls" })), wait: [2] },
+        { line: j(call(2, "run_command", { command: "deploy-tool --all" })), wait: [2] },
       ]);
       verdicts[level] = evalBenign(b);
     }
@@ -142,12 +142,12 @@ describe("eval --benign on logs the relay wrote", () => {
       {
         line: j([
           call(1, "read_file", { path: join(b.dir, "a.txt") }),
-          call(2, "run_command", { command: "ls" }),
+          call(2, "run_command", { command: "deploy-tool --all" }),
           call(3, "write_file", { path: join(b.dir, ".env"), content: "x" }),
         ]),
         wait: [1, 2, 3],
       },
-      { line: j(call(4, "run_command", { command: "pwd" })), wait: [4] },
+      { line: j(call(4, "run_command", { command: "deploy-tool status" })), wait: [4] },
       { line: notJson, wait: [13] },
       { line: notUtf8, wait: [14] },
     ]);
@@ -183,7 +183,7 @@ describe("eval --benign on logs the relay wrote", () => {
       [
         init,
         { line: j(call(7, "read_note", { pad: "x".repeat(4 << 20) })), wait: [7] },
-        { line: j(call(8, "run_command", { command: "ls" })), wait: [8] },
+        { line: j(call(8, "run_command", { command: "deploy-tool --all" })), wait: [8] },
       ],
       { EARLY_ID: "7" },
     );

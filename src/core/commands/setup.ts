@@ -1,0 +1,46 @@
+import type { CommandsPolicy, ShellKit } from "../policy/api.js";
+import { type Catalogue, catalogueOf } from "../policy/catalogue.js";
+import { readScript, type ScriptReading } from "../shell/script.js";
+import type { ShellParser } from "../shell/syntax.js";
+import type { Platform } from "../types.js";
+import type { ShellState } from "./api.js";
+
+/** What extracting a command's effects needs: the grammar, the catalogue, the session's shells. */
+export interface CommandSetup {
+  parse: (text: string) => ScriptReading;
+  catalogue: Catalogue;
+  variables: ShellKit["variables"];
+  platform: Platform;
+  /** Shells the session started that later input is typed into, by process id (`terminal` for one with no id). */
+  shells: ReadonlyMap<string, ShellState>;
+}
+
+const parsers = new WeakMap<ShellParser, (text: string) => ScriptReading>();
+const catalogues = new WeakMap<ShellKit, WeakMap<CommandsPolicy["programs"], Catalogue>>();
+
+/** Parse and read a command string with `parser`, freeing the parser's tree at once. */
+export function scriptReader(parser: ShellParser): (text: string) => ScriptReading {
+  let read = parsers.get(parser);
+  if (read === undefined) {
+    read = (text: string): ScriptReading => {
+      const tree = parser.parse(text);
+      if (tree === undefined) return { ok: false, why: "the bash grammar could not read the command" };
+      try {
+        return readScript(tree.rootNode);
+      } finally {
+        tree.release();
+      }
+    };
+    parsers.set(parser, read);
+  }
+  return read;
+}
+
+/** The shipped catalogue with the policy's own entries on top, built once per pair. */
+export function catalogueFor(kit: ShellKit, programs: CommandsPolicy["programs"]): Catalogue {
+  let byPolicy = catalogues.get(kit);
+  if (byPolicy === undefined) catalogues.set(kit, (byPolicy = new WeakMap()));
+  let c = byPolicy.get(programs);
+  if (c === undefined) byPolicy.set(programs, (c = catalogueOf(kit.programs, programs)));
+  return c;
+}
