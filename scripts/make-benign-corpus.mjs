@@ -371,152 +371,6 @@ function fetchSession(spec) {
   return s;
 }
 
-// Sessions that legitimately send data (issue 22): opening an issue, reviewing a pull request,
-// posting to the team channel. GitHub and Slack answers taint the session, so every send below
-// goes to a repository or channel the session has read from first, as people work. Their bodies
-// quote things that look like secrets and are not: AWS's documented example keys, jwt.io's
-// token, a test-fixture key block, git SHAs, UUIDs, an integrity hash.
-const GITHUB_TOOLS = [
-  "list_issues",
-  "get_issue",
-  "create_issue",
-  "add_issue_comment",
-  "get_pull_request",
-  "get_pull_request_files",
-  "create_pull_request_review",
-  "search_code",
-].map((name) => ({ name, description: `github ${name}`, inputSchema: { type: "object" } }));
-const SLACK_TOOLS = ["slack_list_channels", "slack_get_channel_history", "slack_post_message"].map(
-  (name) => ({
-    name,
-    description: `slack ${name}`,
-    inputSchema: { type: "object" },
-  }),
-);
-const LOOKS_SECRET = [
-  "The docs example uses `aws_access_key_id = AKIAIOSFODNN7EXAMPLE` and `aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`; ours comes from the environment.",
-  "The auth test decodes jwt.io's sample `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c` and checks the name.",
-  "The fixture is a placeholder:\n```\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA...fixture...\n-----END RSA PRIVATE KEY-----\n```",
-  "Regressed in 3f786850e387550fdab836ed7e6dc881de23001b, request id 550e8400-e29b-41d4-a716-446655440000.",
-  "Lockfile integrity changed to sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg== after the bump.",
-];
-
-function githubSession(spec) {
-  const s = new Session({
-    ...spec,
-    server: ["docker", "run", "-i", "--rm", "ghcr.io/github/github-mcp-server"],
-  });
-  s.handshake(GITHUB_TOOLS);
-  const repo = { owner: "acme", repo: "parser" };
-  const upstream = { owner: "colinhacks", repo: "zod" };
-  for (let step = 0; step < spec.steps; step++) {
-    const r = s.rand();
-    const number = 40 + Math.floor(s.rand() * 20);
-    if (r < 0.2)
-      s.call(
-        "list_issues",
-        { ...repo, state: "open" },
-        `[{"number":${number},"title":"Parser fails on empty input"}]`,
-      );
-    else if (r < 0.35)
-      s.call(
-        "get_issue",
-        { ...repo, issue_number: number },
-        "Steps to reproduce: run the CLI with an empty file.",
-      );
-    else if (r < 0.5)
-      s.call(
-        "add_issue_comment",
-        {
-          ...repo,
-          issue_number: number,
-          body: `Reproduced on main. ${s.pick(LOOKS_SECRET)} Fix in progress, see https://github.com/acme/parser/pull/${number + 1}.`,
-        },
-        `{"id":${1000 + step},"html_url":"https://github.com/acme/parser/issues/${number}"}`,
-      );
-    else if (r < 0.62)
-      s.call(
-        "get_pull_request",
-        { ...repo, pull_number: number + 1 },
-        '{"title":"parser: handle empty input","state":"open"}',
-      );
-    else if (r < 0.72)
-      s.call(
-        "get_pull_request_files",
-        { ...repo, pull_number: number + 1 },
-        '[{"filename":"src/parser.ts","additions":12}]',
-      );
-    else if (r < 0.85)
-      s.call(
-        "create_pull_request_review",
-        {
-          ...repo,
-          pull_number: number + 1,
-          event: "COMMENT",
-          body: `Looks good. ${s.pick(LOOKS_SECRET)}\n\n\`\`\`ts\nif (input.length === 0) return [];\n\`\`\``,
-        },
-        '{"id":77,"state":"COMMENTED"}',
-      );
-    else if (r < 0.92) s.call("search_code", { q: "repo:acme/parser parseEmpty" }, '{"total_count":1}');
-    else {
-      // Opening an issue upstream, after reading its tracker.
-      s.call(
-        "list_issues",
-        { ...upstream, state: "open", labels: ["bug"] },
-        '[{"number":4100,"title":"..."}]',
-      );
-      s.think(20, 60);
-      s.call(
-        "create_issue",
-        {
-          ...upstream,
-          title: "z.string().min() message with empty input",
-          body: `Minimal repro:\n\`\`\`ts\nz.string().min(1).parse("")\n\`\`\`\n${s.pick(LOOKS_SECRET)}`,
-        },
-        '{"number":4123}',
-      );
-    }
-    s.think(40, 300);
-  }
-  s.exit();
-  return s;
-}
-
-function slackSession(spec) {
-  const s = new Session({ ...spec, server: ["npx", "-y", "@modelcontextprotocol/server-slack"] });
-  s.handshake(SLACK_TOOLS);
-  s.call("slack_list_channels", { limit: 100 }, '{"channels":[{"id":"C0TEAM","name":"parser-team"}]}');
-  for (let step = 0; step < spec.steps; step++) {
-    s.call(
-      "slack_get_channel_history",
-      { channel_id: "C0TEAM", limit: 20 },
-      '{"messages":[{"text":"is the release out?"}]}',
-    );
-    s.think(30, 120);
-    s.call(
-      "slack_post_message",
-      {
-        channel_id: "C0TEAM",
-        text: `Release ${1 + step}.4.0 is out: https://github.com/acme/parser/releases/tag/v1.${4 + step}.0 (build 3f2a9c1).`,
-      },
-      '{"ok":true}',
-    );
-    s.think(600, 1800);
-  }
-  s.exit();
-  return s;
-}
-
-function docsSession(spec) {
-  // Reading one project's docs page after page, and its API on a second host it links to.
-  const s = new Session({ ...spec, server: ["uvx", "mcp-server-fetch"] });
-  s.handshake(FETCH_TOOLS);
-  const pages = ["guide/", "api/", "config/", "guide/mocking", "guide/coverage", "api/expect"];
-  s.call("fetch", { url: "https://vitest.dev/guide/" }, "Getting started with Vitest.", { latency: 800 });
-  for (let step = 0; step < spec.steps; step++) {
-    const url = `https://vitest.dev/${s.pick(pages)}`;
-    s.call("fetch", { url, max_length: 8000 }, `Contents of ${url}: options and examples.`, { latency: 700 });
-    s.think(45, 300);
 // --- Shell sessions: builds, tests, git, search and package installs, as an agent runs them ------
 // Written from the patterns of ordinary coding work (the public agent trajectories the issue
 // measured are not available here): each story is what one task looks like through an exec tool.
@@ -729,6 +583,157 @@ function shellSession(spec) {
       s.call("interact_with_process", { pid: 7777, input }, "ok", { latency: 1200 });
       s.think(15, 90);
     }
+  }
+  s.exit();
+  return s;
+}
+
+// Sessions that legitimately send data (issue 22): opening an issue, reviewing a pull request,
+// posting to the team channel. GitHub and Slack answers taint the session, so every send below
+// goes to a repository or channel the session has read from first, as people work. Their bodies
+// quote things that look like secrets and are not: AWS's documented example keys, jwt.io's
+// token, a test-fixture key block, git SHAs, UUIDs, an integrity hash.
+const GITHUB_TOOLS = [
+  "list_issues",
+  "get_issue",
+  "create_issue",
+  "add_issue_comment",
+  "get_pull_request",
+  "get_pull_request_files",
+  "create_pull_request_review",
+  "search_code",
+].map((name) => ({ name, description: `github ${name}`, inputSchema: { type: "object" } }));
+const SLACK_TOOLS = ["slack_list_channels", "slack_get_channel_history", "slack_post_message"].map(
+  (name) => ({
+    name,
+    description: `slack ${name}`,
+    inputSchema: { type: "object" },
+  }),
+);
+const LOOKS_SECRET = [
+  "The docs example uses `aws_access_key_id = AKIAIOSFODNN7EXAMPLE` and `aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`; ours comes from the environment.",
+  "The auth test decodes jwt.io's sample `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c` and checks the name.",
+  "The fixture is a placeholder:\n```\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA...fixture...\n-----END RSA PRIVATE KEY-----\n```",
+  "Regressed in 3f786850e387550fdab836ed7e6dc881de23001b, request id 550e8400-e29b-41d4-a716-446655440000.",
+  "Lockfile integrity changed to sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg== after the bump.",
+];
+
+function githubSession(spec) {
+  const s = new Session({
+    ...spec,
+    server: ["docker", "run", "-i", "--rm", "ghcr.io/github/github-mcp-server"],
+  });
+  s.handshake(GITHUB_TOOLS);
+  const repo = { owner: "acme", repo: "parser" };
+  const upstream = { owner: "colinhacks", repo: "zod" };
+  for (let step = 0; step < spec.steps; step++) {
+    const r = s.rand();
+    const number = 40 + Math.floor(s.rand() * 20);
+    if (r < 0.2)
+      s.call(
+        "list_issues",
+        { ...repo, state: "open" },
+        `[{"number":${number},"title":"Parser fails on empty input"}]`,
+      );
+    else if (r < 0.35)
+      s.call(
+        "get_issue",
+        { ...repo, issue_number: number },
+        "Steps to reproduce: run the CLI with an empty file.",
+      );
+    else if (r < 0.5)
+      s.call(
+        "add_issue_comment",
+        {
+          ...repo,
+          issue_number: number,
+          body: `Reproduced on main. ${s.pick(LOOKS_SECRET)} Fix in progress, see https://github.com/acme/parser/pull/${number + 1}.`,
+        },
+        `{"id":${1000 + step},"html_url":"https://github.com/acme/parser/issues/${number}"}`,
+      );
+    else if (r < 0.62)
+      s.call(
+        "get_pull_request",
+        { ...repo, pull_number: number + 1 },
+        '{"title":"parser: handle empty input","state":"open"}',
+      );
+    else if (r < 0.72)
+      s.call(
+        "get_pull_request_files",
+        { ...repo, pull_number: number + 1 },
+        '[{"filename":"src/parser.ts","additions":12}]',
+      );
+    else if (r < 0.85)
+      s.call(
+        "create_pull_request_review",
+        {
+          ...repo,
+          pull_number: number + 1,
+          event: "COMMENT",
+          body: `Looks good. ${s.pick(LOOKS_SECRET)}\n\n\`\`\`ts\nif (input.length === 0) return [];\n\`\`\``,
+        },
+        '{"id":77,"state":"COMMENTED"}',
+      );
+    else if (r < 0.92) s.call("search_code", { q: "repo:acme/parser parseEmpty" }, '{"total_count":1}');
+    else {
+      // Opening an issue upstream, after reading its tracker.
+      s.call(
+        "list_issues",
+        { ...upstream, state: "open", labels: ["bug"] },
+        '[{"number":4100,"title":"..."}]',
+      );
+      s.think(20, 60);
+      s.call(
+        "create_issue",
+        {
+          ...upstream,
+          title: "z.string().min() message with empty input",
+          body: `Minimal repro:\n\`\`\`ts\nz.string().min(1).parse("")\n\`\`\`\n${s.pick(LOOKS_SECRET)}`,
+        },
+        '{"number":4123}',
+      );
+    }
+    s.think(40, 300);
+  }
+  s.exit();
+  return s;
+}
+
+function slackSession(spec) {
+  const s = new Session({ ...spec, server: ["npx", "-y", "@modelcontextprotocol/server-slack"] });
+  s.handshake(SLACK_TOOLS);
+  s.call("slack_list_channels", { limit: 100 }, '{"channels":[{"id":"C0TEAM","name":"parser-team"}]}');
+  for (let step = 0; step < spec.steps; step++) {
+    s.call(
+      "slack_get_channel_history",
+      { channel_id: "C0TEAM", limit: 20 },
+      '{"messages":[{"text":"is the release out?"}]}',
+    );
+    s.think(30, 120);
+    s.call(
+      "slack_post_message",
+      {
+        channel_id: "C0TEAM",
+        text: `Release ${1 + step}.4.0 is out: https://github.com/acme/parser/releases/tag/v1.${4 + step}.0 (build 3f2a9c1).`,
+      },
+      '{"ok":true}',
+    );
+    s.think(600, 1800);
+  }
+  s.exit();
+  return s;
+}
+
+function docsSession(spec) {
+  // Reading one project's docs page after page, and its API on a second host it links to.
+  const s = new Session({ ...spec, server: ["uvx", "mcp-server-fetch"] });
+  s.handshake(FETCH_TOOLS);
+  const pages = ["guide/", "api/", "config/", "guide/mocking", "guide/coverage", "api/expect"];
+  s.call("fetch", { url: "https://vitest.dev/guide/" }, "Getting started with Vitest.", { latency: 800 });
+  for (let step = 0; step < spec.steps; step++) {
+    const url = `https://vitest.dev/${s.pick(pages)}`;
+    s.call("fetch", { url, max_length: 8000 }, `Contents of ${url}: options and examples.`, { latency: 700 });
+    s.think(45, 300);
   }
   s.exit();
   return s;

@@ -43,6 +43,29 @@ export function destinationsReached(effect: Effect): Destination[] {
   return out;
 }
 
+/** Longest path segment a page address has; a longer one may be data written into the path. */
+const PAGE_SEGMENT_MAX = 40;
+
+/**
+ * Whether a request carries data of the session's: every send does; a fetch does when its URL has
+ * a query, user info or a path segment longer than a page name. Reading documentation page by page
+ * on public hosts a fetched page linked to is not sending (decision 0090, amended).
+ */
+function carriesData(effect: Effect): boolean {
+  if (effect.kind !== "url") return true;
+  let url: URL;
+  try {
+    url = new URL(effect.spelled.trim());
+  } catch {
+    return true; // what cannot be read as a page address is judged as a send
+  }
+  if (url.search !== "" || url.username !== "" || url.password !== "") return true;
+  return url.pathname.split("/").some((s) => s.length > PAGE_SEGMENT_MAX);
+}
+
+/** A local service acts on a plain request (SSRF): only public hosts are mere pages to read. */
+const isPublic = (d: Destination): boolean => d.host === undefined || hostClass(d.host) === "public";
+
 function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffect {
   const where = describeDestination(d);
   const judged = { ...effect, canonical: destinationKey(d), destination: d };
@@ -76,7 +99,7 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
       };
   }
   const fresh = cx.seen === undefined || !cx.seen(destinationKey(d));
-  if (cx.tainted && fresh && hosts.taintedNewHost !== "allow")
+  if (cx.tainted && fresh && hosts.taintedNewHost !== "allow" && (carriesData(effect) || !isPublic(d)))
     return {
       effect: judged,
       verdict: hosts.taintedNewHost,

@@ -66,6 +66,42 @@ describe("destinations", () => {
     });
   });
 
+  it("a tainted session reads public pages on new hosts, but a fetch carrying data or to a local service is new", () => {
+    const j = judgeOf({ text: EGRESS, tainted: true });
+    const fetch = (url: string) => j.judge("tools/call", call("fetch", { url }));
+    // Documentation, page by page, on hosts a fetched page linked to: nothing of the session's leaves.
+    for (const url of [
+      "https://nodejs.org/api/fs.html",
+      "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array",
+    ])
+      expect(fetch(url).verdict, url).toBe("allow");
+    // Data rides in a query, in user info, or in a path segment no page name is as long as.
+    for (const url of [
+      "https://collector.example/p?d=x",
+      "https://user:pw@collector.example/",
+      `https://collector.example/${"a".repeat(41)}`,
+    ])
+      expect([fetch(url).verdict, fetch(url).rule], url).toEqual(["confirm", "egress.tainted_new_host"]);
+    // A local service acts on a plain request: new to the session, it is confirmed like a send.
+    const docker = j.judge("tools/call", call("fetch", { url: "http://0.0.0.0:2375/containers/json" }));
+    expect(
+      docker.rule === "egress.tainted_new_host" || docker.rule === "egress.confirm_hosts <loopback>",
+    ).toBe(true);
+    const policyWithoutLocalConfirm = EGRESS.replace(
+      'confirm_hosts: ["<loopback>", "<private>"]',
+      "confirm_hosts: []",
+    );
+    const k = judgeOf({ text: policyWithoutLocalConfirm, tainted: true });
+    expect(k.judge("tools/call", call("fetch", { url: "http://10.0.0.5/admin" })).rule).toBe(
+      "egress.tainted_new_host",
+    );
+    // Untainted, the developer's own local server is work, not a risk, under the default's empty confirm_hosts.
+    const u = judgeOf({ text: policyWithoutLocalConfirm });
+    expect(u.judge("tools/call", call("fetch", { url: "http://localhost:8080/health" })).verdict).toBe(
+      "allow",
+    );
+  });
+
   it("a repository named by a read is seen: commenting on it after reading its issue is fine", () => {
     const j = judgeOf({ text: EGRESS, tainted: true });
     const read = {
