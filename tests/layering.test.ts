@@ -67,7 +67,7 @@ const ALLOWED: Record<string, string[]> = {
   "core/wire": ["core/json"],
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge.
-  "core/gate": ["core/net"],
+  "core/gate": ["core/net", "core/text"],
   "core/effects": ["core/json", "core/net"],
   "core/policy": ["core/net", "core/paths"],
   // Credentials in text: formats, decodings and fingerprints; shares the taint scan's decoders.

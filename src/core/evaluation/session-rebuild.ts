@@ -6,6 +6,7 @@
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
+import { askQuestion } from "../gate/ask-text.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
 import {
@@ -156,9 +157,12 @@ export class SessionRebuild {
       enforce: outcomeFor("enforce", d.enforce.verdict),
       strict: outcomeFor("strict", d.strict.verdict),
     };
-    // A question reaches a person only when the client declared elicitation and the call is not
-    // a 2026-07-28 request, as in the relay; a benign session's user says yes.
-    const asked = this.canAsk && !call.modern;
+    // A question reaches a person only when the client declared elicitation, the call is not
+    // a 2026-07-28 request and its question fits (ask-text.ts), as in the relay; a benign
+    // session's user says yes.
+    const fits = () =>
+      askQuestion({ method: call.method, params: call.params, decision: d.strict, policySource: "" }).ok;
+    const asked = this.canAsk && !call.modern && fits();
     const refused = {
       enforce: out.enforce === "refuse",
       strict: out.strict === "refuse" || (out.strict === "ask" && !asked),

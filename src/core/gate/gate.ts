@@ -35,6 +35,7 @@ export type GateOutcome =
   | "ask-declined"
   | "ask-cancelled"
   | "ask-unavailable"
+  | "ask-too-long"
   | "ask-failed";
 
 interface AnswerFacts {
