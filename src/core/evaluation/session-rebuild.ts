@@ -360,6 +360,11 @@ export class SessionRebuild {
       case "ask":
         if (typeof d["id"] === "string") this.asks.add(d["id"]);
         return;
+      case "taint":
+        // A rug-pull is found against the lock, which eval does not have: the relay's record is
+        // the fact, and a tool list reaches the session at every level.
+        if (d["reason"] === "rug-pull") for (const level of LEVELS) this.judges[level].taint();
+        return;
       case "answer-dropped": {
         const id = decisionId(d["id"]);
         if (id !== undefined) this.dropped(id);

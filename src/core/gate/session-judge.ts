@@ -5,8 +5,11 @@ import type { Decision } from "../types.js";
 export interface TaintEvent {
   /** The tool (or method) whose output marked the session. */
   by: string;
-  /** `unscanned`: the content scan stopped short, and what it did not read counts as untrusted. */
-  reason: "source" | "content" | "url" | "unscanned";
+  /**
+   * `unscanned`: the content scan stopped short, and what it did not read counts as untrusted.
+   * `rug-pull`: the server showed a tool or instructions that differ from the lock's.
+   */
+  reason: "source" | "content" | "url" | "unscanned" | "rug-pull";
   why: string;
 }
 
@@ -48,4 +51,6 @@ export interface SessionJudgeApi {
     response: Record<string, unknown>,
     scan?: ScanOptions,
   ): TaintEvent[];
+  /** Mark the session tainted from outside: shared taint, a rug-pull the pins saw, tests. */
+  taint(): void;
 }

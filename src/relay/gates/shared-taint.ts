@@ -156,10 +156,17 @@ export function sweepExpiredTaint(dir: string, now: number = Date.now()): void {
 
 /** A judge that also reads and writes the client's shared taint marker. */
 export function withSharedTaint(
-  judge: SessionJudgeApi & { taint(): void },
+  judge: SessionJudgeApi,
   store: SharedTaintStore,
   server: string | undefined,
-): SessionJudgeApi & { taint(): void } {
+): SessionJudgeApi & { taintWith(event: TaintEvent): void } {
+  const share = (event: TaintEvent): void => {
+    try {
+      store.mark(event, server);
+    } catch {
+      // Sharing is a bonus on top of this relay's own taint, which already holds.
+    }
+  };
   // Adopted taint shows in each decision's `tainted` and reason; it needs no event of its own.
   const adopt = () => {
     if (!judge.tainted && store.isTainted()) judge.taint();
@@ -176,15 +183,14 @@ export function withSharedTaint(
     observe(request, response, scan) {
       const events = judge.observe(request, response, scan);
       const first = events[0];
-      if (first) {
-        try {
-          store.mark(first, server);
-        } catch {
-          // Sharing is a bonus on top of this relay's own taint, which already holds.
-        }
-      }
+      if (first) share(first);
       return events;
     },
     taint: () => judge.taint(),
+    /** Taint from outside the judge's own reading (a rug-pull), shared with the client's relays. */
+    taintWith(event: TaintEvent) {
+      judge.taint();
+      share(event);
+    },
   };
 }
