@@ -96,7 +96,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   // status: what would have been refused, grouped, with the ways out; drawn like replay.
   "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
-  platform: ["core/paths"],
+  platform: ["core/paths", "core/process"],
   log: ["platform"],
   clients: ["core/json", "platform"],
   config: ["core/json", "core/paths", "core/pins", "core/policy"],

@@ -80,7 +80,11 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   // Taint is shared with the other relays of the same client (src/relay/gates/shared-taint.ts).
   const taintDir = join(effectgateHome(), "taint");
   sweepExpiredTaint(taintDir);
-  const judge = withSharedTaint(ownJudge, fileTaintStore(taintDir, clientProcessKey()), opts.name);
+  const judge = withSharedTaint(
+    ownJudge,
+    fileTaintStore(taintDir, () => clientProcessKey()),
+    opts.name,
+  );
   if (opts.lock !== undefined) {
     gates.push(
       createPinGate({
