@@ -19,31 +19,34 @@ export interface ScanExtent {
   of: number;
 }
 
-/** One container being walked: its elements (by index for arrays) and the next to read. */
-interface OpenContainer {
-  items: readonly unknown[];
-  next: number;
-}
-
 /**
  * Calls `visit` with every string in `value`, depth first, in the order JSON.parse built them
  * (array elements by index, object members in key order), however deep they lie. Exported for tests.
  */
 export function walkStrings(value: unknown, visit: (s: string) => void): void {
-  const stack: OpenContainer[] = [];
+  // Two parallel stacks (the open containers' elements, and the next index in each) instead of
+  // an object per level: the walk runs over every element of answers of millions of items.
+  const items: (readonly unknown[])[] = [];
+  const next: number[] = [];
   let v: unknown = value;
   for (;;) {
     if (typeof v === "string") visit(v);
     // Arrays by index: Object.values would copy one of millions of elements before reading it.
-    else if (Array.isArray(v)) stack.push({ items: v, next: 0 });
-    else if (v !== null && typeof v === "object") stack.push({ items: Object.values(v), next: 0 });
-    let top = stack[stack.length - 1];
-    while (top !== undefined && top.next >= top.items.length) {
-      stack.pop();
-      top = stack[stack.length - 1];
+    else if (Array.isArray(v)) {
+      items.push(v);
+      next.push(0);
+    } else if (v !== null && typeof v === "object") {
+      items.push(Object.values(v));
+      next.push(0);
     }
-    if (top === undefined) return;
-    v = top.items[top.next++];
+    let top = items.length - 1;
+    while (top >= 0 && (next[top] as number) >= (items[top] as readonly unknown[]).length) {
+      items.pop();
+      next.pop();
+      top--;
+    }
+    if (top < 0) return;
+    v = (items[top] as readonly unknown[])[(next[top] as number)++];
   }
 }
 
