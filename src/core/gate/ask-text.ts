@@ -25,7 +25,8 @@ export type Question = { ok: true; text: string } | { ok: false; chars: number }
 
 /** What the call is to: the tool's name, a resource's URI, else the method. */
 function subjectOf(method: string, params: unknown): string {
-  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
+  // Reading a key of a string or number gives undefined, as it does of an object without it.
+  const p = (params ?? {}) as Record<string, unknown>;
   if (method === "resources/read" && typeof p["uri"] === "string") return p["uri"];
   return typeof p["name"] === "string" ? p["name"] : method;
 }

@@ -17,16 +17,18 @@ export interface ProcessFacts {
 }
 
 /** Shells: a launcher when they run a command (`-c`) or a script, not when they are a terminal's. */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"]);
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox", "pwsh"]);
 /** Package runners and their scripts, run by node or on their own (npm sets its title `npm exec …`). */
 const RUNNERS = /^(?:npx|npm|pnpm|pnpx|yarn|yarnpkg|bunx|corepack)(?:-cli)?(?:\.(?:c?js|mjs|cmd|exe))?$/;
 const RUNTIMES = new Set(["node", "nodejs", "bun"]);
 /** What Windows shows of a launcher: the executable's name. */
 const WINDOWS_SHELLS = new Set(["cmd.exe", "powershell.exe", "pwsh.exe", "sh.exe", "bash.exe"]);
+const WINDOWS_RUNTIMES = new Set(["node.exe", "bun.exe"]);
 
 /** The last segment of a path, either separator, lower case. */
 function base(word: string | undefined): string {
-  return (word ?? "").split(/[\\/]/).pop()?.toLowerCase() ?? "";
+  const parts = (word ?? "").split(/[\\/]/);
+  return (parts[parts.length - 1] as string).toLowerCase();
 }
 
 /**
@@ -35,19 +37,18 @@ function base(word: string | undefined): string {
  */
 function words(argv: readonly string[]): string[] {
   const [first = "", ...rest] = argv;
-  if (rest.every((w) => w.trim() === "") && /\s/.test(first.trim())) return first.trim().split(/\s+/);
-  return [...argv];
+  return rest.every((w) => w.trim() === "") ? first.trim().split(/\s+/) : [...argv];
 }
 
-/** Whether a shell with these arguments runs a command or a script (not an interactive terminal). */
+/**
+ * Whether a shell with these arguments runs a command or a script, not an interactive or login
+ * shell (a terminal's). A login shell's name starts with `-` and is no shell's name here. A
+ * command string that itself starts with `-` is not told from an option: a limit that only
+ * keys such a relay on its shell.
+ */
 function shellRuns(args: readonly string[]): boolean {
-  for (const a of args) {
-    if (a === "--") return true;
-    // `-c`, `-lc`, `-ec`: an option cluster holding c; `/c`, `/k` for cmd-like shells too.
-    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) || /^\/[ck]$/i.test(a)) return true;
-    if (!a.startsWith("-") && !a.startsWith("+")) return true; // a script
-  }
-  return false;
+  // Past its options (-l, -e, +x, --norc) a shell is given a script, or after -c the command.
+  return args.some((a) => !a.startsWith("-") && !a.startsWith("+"));
 }
 
 /** Whether this ancestor exists only to start what is below it. */
@@ -55,18 +56,12 @@ export function isLauncher(p: ProcessFacts): boolean {
   const w = words(p.argv);
   const exe = base(w[0]);
   if (!p.argvKnown) return WINDOWS_SHELLS.has(exe) || RUNNERS.test(exe);
-  // A login shell's name starts with "-": a terminal's, never a launcher.
-  if (w[0]?.startsWith("-") === true) return false;
-  const name = exe.replace(/\.exe$/, "");
-  if (SHELLS.has(name) || name === "cmd" || name === "powershell" || name === "pwsh")
-    return shellRuns(w.slice(1));
+  if (SHELLS.has(exe)) return shellRuns(w.slice(1));
   if (RUNNERS.test(exe)) return true;
-  if (RUNTIMES.has(name)) {
-    // `node …/npx-cli.js`, `bun x`
-    const script = w.slice(1).find((a) => !a.startsWith("-"));
-    return (script !== undefined && RUNNERS.test(base(script))) || (name === "bun" && script === "x");
-  }
-  return false;
+  if (!RUNTIMES.has(exe)) return false;
+  // `node …/npx-cli.js`, `bun x`
+  const script = w.slice(1).find((a) => !a.startsWith("-"));
+  return RUNNERS.test(base(script)) || (exe === "bun" && script === "x");
 }
 
 /**
@@ -80,11 +75,10 @@ export function clientOf(chain: readonly ProcessFacts[]): ProcessFacts | undefin
   for (let i = 0; i < chain.length; i++) {
     const p = chain[i] as ProcessFacts;
     if (isLauncher(p)) continue;
-    const below = chain[i - 1];
+    // Everything below it was a launcher, or it would not be reached.
     const above = chain[i + 1];
-    const byNameOnly = !p.argvKnown && RUNTIMES.has(base(p.argv[0]).replace(/\.exe$/, ""));
-    if (byNameOnly && below !== undefined && above !== undefined && isLauncher(below) && isLauncher(above))
-      continue;
+    const byNameOnly = !p.argvKnown && WINDOWS_RUNTIMES.has(base(p.argv[0]));
+    if (byNameOnly && i > 0 && above !== undefined && isLauncher(above)) continue;
     return p;
   }
   return chain[chain.length - 1];

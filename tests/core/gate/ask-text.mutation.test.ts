@@ -91,15 +91,16 @@ describe("askQuestion", () => {
       "Rule: (none).",
       "Policy: the default policy.",
     ]);
-    const noName = askQuestion({
-      method: "prompts/get",
-      params: 3,
-      decision: decision([]),
-      policySource: "x",
-    });
-    expect(noName.ok && noName.text.split("\n")[0]).toBe(
-      'effectgate: allow this call to "prompts/get"? It would:',
-    );
+    const first = (method: string, params: unknown) => {
+      const q2 = askQuestion({ method, params, decision: decision([]), policySource: "x" });
+      return q2.ok && q2.text.split("\n")[0];
+    };
+    const head = (s: string) => `effectgate: allow this call to "${s}"? It would:`;
+    expect(first("prompts/get", 3)).toBe(head("prompts/get"));
+    expect(first("prompts/get", null)).toBe(head("prompts/get"));
+    expect(first("prompts/get", { name: "p", uri: "u" })).toBe(head("p"));
+    expect(first("resources/read", { name: "p", uri: 5 })).toBe(head("p"));
+    expect(first("resources/read", { uri: 5 })).toBe(head("resources/read"));
   });
 
   it("is not asked when it would be longer than a question may be", () => {

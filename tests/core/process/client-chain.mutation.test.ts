@@ -24,7 +24,10 @@ describe("isLauncher", () => {
     expect(launcher("/usr/bin/zsh", "-e", "-c", "x")).toBe(true);
     expect(launcher("dash", "/usr/local/bin/wrapper.sh")).toBe(true);
     expect(launcher("bash", "--", "x")).toBe(true);
-    expect(launcher("fish", "-c", "x")).toBe(true);
+    expect(launcher("sh", "+x", "script.sh")).toBe(true);
+    for (const shell of ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox", "pwsh"])
+      expect(launcher(`/bin/${shell}`, "-c", "x"), shell).toBe(true);
+    expect(launcher("pwsh", "-File", "start.ps1")).toBe(true);
   });
 
   it("does not take a terminal's shell for one", () => {
@@ -33,6 +36,12 @@ describe("isLauncher", () => {
     expect(launcher("zsh", "-l")).toBe(false);
     expect(launcher("bash", "--login", "-i")).toBe(false);
     expect(launcher("-zsh", "-c", "x")).toBe(false);
+    expect(launcher("bash", "--")).toBe(false);
+    expect(launcher("bash", "--norc")).toBe(false);
+    expect(launcher("sh", "+x")).toBe(false);
+    expect(launcher("sh", "-e", "-u")).toBe(false);
+    // A path with a space is read as one word when it has arguments.
+    expect(launcher("/home/u/my tools/bash", "-c", "x")).toBe(true);
   });
 
   it("takes package runners for one, by name, by script or by title", () => {
@@ -47,6 +56,23 @@ describe("isLauncher", () => {
     // npm rewrites its title: one word holding spaces, padded.
     expect(launcher("npm exec effectgate               ")).toBe(true);
     expect(launcher("npm exec effectgate", "", "")).toBe(true);
+    expect(launcher("  npx -y effectgate  ", " ")).toBe(true);
+    expect(launcher("npx   ")).toBe(true);
+    expect(launcher("node  /x/npx-cli.js")).toBe(true);
+    expect(launcher("/usr/bin/nodejs", "/x/npx-cli.js")).toBe(true);
+    expect(launcher("C:\\Program Files\\nodejs\\npx.cmd", "e")).toBe(true);
+    for (const r of [
+      "npm",
+      "pnpm",
+      "pnpx",
+      "yarn",
+      "yarnpkg",
+      "corepack",
+      "npx-cli.mjs",
+      "yarn.cjs",
+      "npm.exe",
+    ])
+      expect(launcher(r, "x"), r).toBe(true);
   });
 
   it("does not take a program that runs node, or node itself, for one", () => {
@@ -57,6 +83,11 @@ describe("isLauncher", () => {
     expect(launcher("python3", "-c", "x")).toBe(false);
     expect(launcher("claude desktop")).toBe(false);
     expect(launcher()).toBe(false);
+    expect(launcher("node", "x")).toBe(false);
+    expect(launcher("/usr/bin/python3", "/x/npm-cli.js")).toBe(false);
+    expect(launcher("npxx")).toBe(false);
+    expect(launcher("xnpx")).toBe(false);
+    expect(launcher("node", "/x/npx-cli.js.map")).toBe(false);
   });
 
   it("on Windows, knows launchers by their executable's name", () => {
@@ -66,6 +97,8 @@ describe("isLauncher", () => {
     expect(win("powershell.exe")).toBe(true);
     expect(win("pwsh.exe")).toBe(true);
     expect(win("npx.exe")).toBe(true);
+    expect(win("sh.exe")).toBe(true);
+    expect(win("bash.exe")).toBe(true);
     expect(win("node.exe")).toBe(false);
     expect(win("Claude.exe")).toBe(false);
   });
@@ -96,6 +129,17 @@ describe("clientOf", () => {
     const node = p(["node.exe"], false);
     expect(clientOf([p(["cmd.exe"], false), node, p(["explorer.exe"], false)])).toBe(node);
     expect(clientOf([node])).toBe(node);
+    expect(clientOf([p(["cmd.exe"], false), node])).toBe(node);
+    // Only a runtime is walked past that way: any other program is the client.
+    const app = p(["Claude.exe"], false);
+    expect(clientOf([p(["cmd.exe"], false), app, p(["cmd.exe"], false), p(["explorer.exe"], false)])).toBe(
+      app,
+    );
+    // With nothing below it, node.exe started that cmd.exe itself: it is the client.
+    expect(clientOf([node, p(["cmd.exe"], false)])).toBe(node);
+    const bun = p(["bun.exe"], false);
+    const top = p(["Code.exe"], false);
+    expect(clientOf([p(["cmd.exe"], false), bun, p(["pwsh.exe"], false), top])).toBe(top);
     // A node process whose command line is known is judged by it.
     const known = p(["node", "cli.js"]);
     expect(clientOf([p(["sh", "-c", "x"]), known, p(["sh", "-c", "y"])])).toBe(known);
