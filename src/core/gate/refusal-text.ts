@@ -151,4 +151,3 @@ function pinRefusalText(f: RefusalFacts): string {
     `The user can: ${f.next ?? "review the server's tools with effectgate approve --diff"}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
   ].join("\n");
 }
-

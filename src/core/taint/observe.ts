@@ -21,9 +21,9 @@ export interface ScanExtent {
 
 /**
  * Calls `visit` with every string in `value`, depth first, in the order JSON.parse built them
- * (array elements by index, object members in key order), however deep they lie. Exported for tests.
+ * (array elements by index, object members in key order), however deep they lie.
  */
-export function walkStrings(value: unknown, visit: (s: string) => void): void {
+function walkStrings(value: unknown, visit: (s: string) => void): void {
   // Two parallel stacks (the open containers' elements, and the next index in each) instead of
   // an object per level: the walk runs over every element of answers of millions of items.
   const items: (readonly unknown[])[] = [];
