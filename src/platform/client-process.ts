@@ -1,14 +1,14 @@
 /**
  * The chain of processes above this relay, as the machine tells it, for the shared-taint key:
  * Linux from /proc, macOS and other Unixes from one `ps` call, Windows from a process snapshot
- * (Toolhelp32, through koffi). Which of them is the client is decided in
+ * (Toolhelp32, through koffi; without koffi installed, the direct parent). Which of them is the client is decided in
  * src/core/process/client-chain.ts. Anything that cannot be read ends the chain there; with no
  * chain at all the key is the direct parent's pid, as before.
  */
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { clientKey, clientOf, type ProcessFacts } from "../core/process/client-chain.js";
+import { loadKoffi } from "./koffi.js";
 
 /** Ancestors read at most: a launcher chain is a few deep; a loop of stale pids must end. */
 const MAX_DEPTH = 12;
@@ -101,7 +101,8 @@ export function psChain(ppid: number, table: string): ProcessFacts[] {
 /* eslint-disable @typescript-eslint/no-explicit-any -- koffi calls are untyped by nature */
 /** The Windows process table, pid → parent and executable name, from a Toolhelp32 snapshot. */
 function windowsTable(): Map<number, { ppid: number; exe: string }> {
-  const koffi = createRequire(import.meta.url)("koffi") as any;
+  // Throws when koffi is not installed: the chain is then unread, and the key the direct parent.
+  const koffi = loadKoffi() as any;
   const k32 = koffi.load("kernel32.dll");
   const Entry = koffi.struct("PROCESSENTRY32W", PROCESSENTRY32W(koffi));
   const Snapshot = k32.func("void * __stdcall CreateToolhelp32Snapshot(uint32_t flags, uint32_t pid)");

@@ -1,7 +1,6 @@
 // Reading the chain of ancestors for the shared-taint key (issue 17), on this machine and from
 // the other systems' sources, and the key a real `sh -c` launcher leaves unchanged.
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientProcessKey, procEntry, PROCESSENTRY32W, psChain } from "../../src/platform/client-process.js";
@@ -78,11 +77,31 @@ describe("psChain", () => {
 });
 
 describe("PROCESSENTRY32W", () => {
-  it("has the size Windows expects of it (dwSize)", () => {
-    const koffi = createRequire(import.meta.url)("koffi") as {
-      struct(name: string, def: Record<string, unknown>): unknown;
-      sizeof(t: unknown): number;
-    };
-    expect(koffi.sizeof(koffi.struct("PROCESSENTRY32W_test", PROCESSENTRY32W(koffi)))).toBe(568);
+  // koffi is installed only on Windows (decision 0085), so the layout is laid out here as a C
+  // compiler lays it out on 64-bit Windows: each member at a multiple of its size, the whole
+  // padded to its widest member.
+  const SIZES: Record<string, number> = { uint32_t: 4, int32_t: 4, uintptr_t: 8, char16_t: 2 };
+  const fakeKoffi = { array: (type: string, length: number, hint: string) => ({ type, length, hint }) };
+  function sizeOf(def: Record<string, unknown>): number {
+    let offset = 0;
+    let widest = 1;
+    for (const member of Object.values(def)) {
+      const { type, length } =
+        typeof member === "string"
+          ? { type: member, length: 1 }
+          : (member as { type: string; length: number });
+      const size = SIZES[type];
+      if (size === undefined) throw new Error(`expected a known C type, got ${type}`);
+      offset = Math.ceil(offset / size) * size + size * length;
+      widest = Math.max(widest, size);
+    }
+    return Math.ceil(offset / widest) * widest;
+  }
+
+  it("has the size Windows expects of it (dwSize), with the name read as a string", () => {
+    const def = PROCESSENTRY32W(fakeKoffi);
+    expect(sizeOf(def)).toBe(568);
+    expect(def["szExeFile"]).toEqual({ type: "char16_t", length: 260, hint: "String" });
+    expect(Object.keys(def).indexOf("th32ParentProcessID")).toBe(6);
   });
 });
