@@ -7,6 +7,7 @@
  * (a shell reads `;`, `&&`, `$(…)` and newlines anywhere), so the call is refused instead
  * (docs/decisions/0071-what-a-person-is-shown.md).
  */
+import { describeDestination } from "../net/destination-text.js";
 import { escapeUntrusted } from "../text/terminal-text.js";
 import type { Decision, Effect } from "../types.js";
 
@@ -25,8 +26,7 @@ export type Question = { ok: true; text: string } | { ok: false; chars: number }
 
 /** What the call is to: the tool's name, a resource's URI, else the method. */
 function subjectOf(method: string, params: unknown): string {
-  // Reading a key of a string or number gives undefined, as it does of an object without it.
-  const p = (params ?? {}) as Record<string, unknown>;
+  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
   if (method === "resources/read" && typeof p["uri"] === "string") return p["uri"];
   return typeof p["name"] === "string" ? p["name"] : method;
 }
@@ -34,7 +34,12 @@ function subjectOf(method: string, params: unknown): string {
 /** Untrusted text as it may be shown: every hidden character and backslash visible, one line. */
 const shown = (s: string): string => escapeUntrusted(s, "diff");
 
-const VERB: Record<Effect["operation"], string> = { read: "read", write: "write", exec: "run" };
+const VERB: Record<Effect["operation"], string> = {
+  read: "read",
+  write: "write",
+  exec: "run",
+  send: "send to",
+};
 
 /** One line per effect the call would have, duplicates once, in the decision's order. */
 export function effectLines(effects: readonly Effect[]): string[] {
@@ -48,7 +53,11 @@ export function effectLines(effects: readonly Effect[]): string[] {
     seen.add(key);
     if (e.kind === "command") lines.push(`- run this command:\n    ${shown(e.spelled)}`);
     else if (e.kind === "url") lines.push(`- fetch ${shown(e.spelled)}`);
-    else
+    else if (e.kind === "egress") {
+      // Where the data goes, in words, and the call's own spelling of it when that differs.
+      const to = e.destination === undefined ? e.spelled : describeDestination(e.destination);
+      lines.push(`- send data to ${shown(to)}${to !== e.spelled ? ` (spelled ${shown(e.spelled)})` : ""}`);
+    } else
       lines.push(
         `- ${VERB[e.operation]} ${shown(where)}${e.canonical !== undefined && e.canonical !== e.spelled ? ` (spelled ${shown(e.spelled)})` : ""}`,
       );

@@ -37,6 +37,29 @@ describe("effectLines", () => {
     ]);
   });
 
+  it("says where sent data goes, in words and as the call spelled it, escaped", () => {
+    const send = (spelled: string, destination?: Effect["destination"]): Effect => ({
+      operation: "send",
+      kind: "egress",
+      at: "arguments.to",
+      spelled,
+      ...(destination ? { destination } : {}),
+    });
+    expect(
+      effectLines([
+        send("attacker.example", { host: "attacker.example" }),
+        send("https://h.example:8443/x", { host: "h.example", port: 8443 }),
+        send("#ops\u202e", { service: "slack", recipient: "#ops\u202e" }),
+        send("nowhere"),
+      ]),
+    ).toEqual([
+      "- send data to attacker.example",
+      "- send data to h.example:8443 (spelled https://h.example:8443/x)",
+      "- send data to #ops\\u202e on slack (spelled #ops\\u202e)",
+      "- send data to nowhere",
+    ]);
+  });
+
   it("keeps a read and a write of one path apart", () => {
     const p = (operation: Effect["operation"]): Effect => ({
       operation,
