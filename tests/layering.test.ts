@@ -69,7 +69,7 @@ const ALLOWED: Record<string, string[]> = {
   "core/wire": ["core/json"],
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge.
-  "core/gate": ["core/net"],
+  "core/gate": ["core/net", "core/text"],
   // The shell reader (a parsed syntax tree → words and commands) needs nothing that judges.
   "core/shell": [],
   // Programs' effects from the catalogue: the catalogue's types live with the policy.
@@ -103,7 +103,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   // status: what would have been refused, grouped, with the ways out; drawn like replay.
   "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
-  platform: ["core/paths", "core/shell"],
+  platform: ["core/paths", "core/process", "core/shell"],
   log: ["platform"],
   clients: ["core/json", "platform"],
   config: ["core/json", "core/paths", "core/pins", "core/policy", "platform"],

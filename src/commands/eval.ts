@@ -113,7 +113,7 @@ function readBenign(path: string): { sessions: BenignSession[]; unreadable: Unre
       throw new UsageError(`--benign: expected a readable log file, got "${path}": ${got.why}`);
     unreadable.push({ file: basename(file), why: got.why });
     process.stderr.write(
-      `effectgate: eval: skipped ${JSON.stringify(file)}: expected a readable session log, got ${got.why}\n`,
+      `effectgate: eval: skipped ${terminalSafeJson(file)}: expected a readable session log, got ${escapeForTerminal(got.why)}\n`,
     );
   });
   progress.end();

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { basename, relative } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
 import { GlobSet, globProblem } from "../core/policy/globs.js";
-import { terminalSafeJson } from "../core/replay/escape.js";
+import { escapeForTerminal, terminalSafeJson } from "../core/replay/escape.js";
 import { chosenItems, hasLineFilter, isServer, type LineFilter } from "../core/replay/filter.js";
 import { formatFile, jsonRecords, type Style, type Unreadable } from "../core/replay/format.js";
 import { replayPage, type PageSession } from "../core/replay/html.js";
@@ -169,7 +169,7 @@ async function replay(target: string | undefined, opts: Options): Promise<number
         throw new UsageError(`expected a readable log file, got "${path}": ${g.why}`);
       unreadable.push({ file: shownOf(file), why: g.why });
       process.stderr.write(
-        `effectgate: replay: skipped ${JSON.stringify(file)}: expected a readable session log, got ${g.why}\n`,
+        `effectgate: replay: skipped ${terminalSafeJson(file)}: expected a readable session log, got ${escapeForTerminal(g.why)}\n`,
       );
     }
     const sessions = buildTranscript(

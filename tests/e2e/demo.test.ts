@@ -43,7 +43,8 @@ describe("the demo", () => {
     expect(ours.length).toBeGreaterThan(0);
     for (const l of ours) expect(l).toMatch(/^ {2}effectgate: /);
     const theirs = section("the server said on stderr (relayed by effectgate):");
-    expect(theirs).toContain("  Secure MCP Filesystem Server running on stdio");
+    // Each server line carries the mark effectgate gives it (decision 0071).
+    expect(theirs).toContain("  [server] Secure MCP Filesystem Server running on stdio");
   });
 
   it("shows the .. spelling the call asked for, next to the file it was judged as", () => {

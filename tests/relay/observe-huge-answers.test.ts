@@ -24,7 +24,11 @@ describe("an answer over 16 MiB of many short items", () => {
         next: decisionOf(b, 2),
       };
     }
-    expect(byLevel.observe.taint).toEqual([{ id: 1, reason: "content" }]);
+    // More text than the scan reads: the rest counts as untrusted too (issue 17, breach 3).
+    expect(byLevel.observe.taint).toEqual([
+      { id: 1, reason: "content" },
+      { id: 1, reason: "unscanned" },
+    ]);
     expect(byLevel.observe).toEqual(byLevel.enforce);
   }, 120_000);
 });
@@ -41,5 +45,7 @@ describe("an answer over 16 MiB of mostly numbers", () => {
     expect(await c.close()).toBe(0);
     expect(events(b, "frame-cut")).toEqual([expect.objectContaining({ dir: "s2c", beforeScan: true })]);
     expect(events(b, "scan-partial")).toContainEqual(expect.objectContaining({ id: 1, frameCut: true }));
+    // What the cut may have kept from the scan counts as untrusted (issue 17, breach 3).
+    expect(events(b, "taint")).toContainEqual(expect.objectContaining({ id: 1, reason: "unscanned" }));
   }, 120_000);
 });

@@ -254,7 +254,8 @@ class Analyser {
         a.fetched = true;
         fetched = true;
       }
-    const source = cut(cmd.source);
+    // Whole: a question or a refusal shows what runs, and a cut could hide `; touch PAYLOAD`.
+    const source = cmd.source;
     const input = this.redirects(cmd.redirects, args[0]?.value.exact ?? "(command)", source, stdin);
     const standalone = args.length === 0;
     for (const as of [...cmd.assigns, ...cmd.declares]) {
@@ -540,7 +541,7 @@ class ProgramRun implements Run {
   ) {}
 
   private via(does: string, extra: Partial<CommandVia> = {}): CommandVia {
-    return { program: this.program, command: this.command, does, ...extra };
+    return { program: this.program, command: cut(this.command), does, ...extra };
   }
 
   /** Every spelling of a path word, placed in each working folder. */

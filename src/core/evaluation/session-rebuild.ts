@@ -6,6 +6,7 @@
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
+import { askQuestion } from "../gate/ask-text.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
 import {
@@ -19,6 +20,7 @@ import { effectText } from "../replay/effect-text.js";
 import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
 import type { Decision, JsonRpcId, Verdict } from "../types.js";
+import { serverMessageAsAnswer } from "../wire/server-message.js";
 import type { Flagged } from "./benign.js";
 import { answerableId, readClientFrame, type ClientRequest, type JudgedCall } from "../wire/client-frame.js";
 import { looksLikeJudgedCall } from "../wire/judged-call-text.js";
@@ -79,6 +81,8 @@ export class SessionRebuild {
   private heard: Heard[] = [];
   private frames = 0;
   private canAsk = false;
+  /** Ids of effectgate's own questions (`ask` events): their frames are not the server's. */
+  private readonly asks = new Set<string>();
 
   constructor(
     private readonly sid: string,
@@ -153,9 +157,12 @@ export class SessionRebuild {
       enforce: outcomeFor("enforce", d.enforce.verdict),
       strict: outcomeFor("strict", d.strict.verdict),
     };
-    // A question reaches a person only when the client declared elicitation and the call is not
-    // a 2026-07-28 request, as in the relay; a benign session's user says yes.
-    const asked = this.canAsk && !call.modern;
+    // A question reaches a person only when the client declared elicitation, the call is not
+    // a 2026-07-28 request and its question fits (ask-text.ts), as in the relay; a benign
+    // session's user says yes.
+    const fits = () =>
+      askQuestion({ method: call.method, params: call.params, decision: d.strict, policySource: "" }).ok;
+    const asked = this.canAsk && !call.modern && fits();
     const refused = {
       enforce: out.enforce === "refuse",
       strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
@@ -294,6 +301,16 @@ export class SessionRebuild {
     const parsed = parseFrame(logged.text);
     if (!parsed) return;
     for (const m of parsed.messages) {
+      if (m.kind === "notification" || m.kind === "request") {
+        // effectgate's own question (its `ask` event came first) and the cancel of one it stopped
+        // waiting for are not the server's; what a server tells the user or the model outside an
+        // answer is scanned as the relay scans it.
+        if (this.ownMessage(m)) continue;
+        const seen = serverMessageAsAnswer(m.method, m.params);
+        if (seen !== undefined)
+          for (const level of LEVELS) this.judges[level].observe(seen.request, seen.response);
+        continue;
+      }
       if (m.kind !== "response") continue;
       const key = idKey("c2s", m.id);
       const sent = this.pending.get(key);
@@ -340,12 +357,34 @@ export class SessionRebuild {
         if (d["kind"] === "call" && id !== undefined) this.stop(id);
         return;
       }
+      case "ask":
+        if (typeof d["id"] === "string") this.asks.add(d["id"]);
+        return;
+      case "taint":
+        // A rug-pull is found against the lock, which eval does not have: the relay's record is
+        // the fact, and a tool list reaches the session at every level.
+        if (d["reason"] === "rug-pull") for (const level of LEVELS) this.judges[level].taint();
+        return;
       case "answer-dropped": {
         const id = decisionId(d["id"]);
         if (id !== undefined) this.dropped(id);
         return;
       }
     }
+  }
+
+  /** A question effectgate asked the client, or its cancellation: logged as s2c, never the server's. */
+  private ownMessage(
+    m: { kind: "notification" | "request"; method: string; params: unknown } & { id?: unknown },
+  ): boolean {
+    if (m.kind === "request") return typeof m.id === "string" && this.asks.has(m.id);
+    const p = m.params;
+    return (
+      m.method === "notifications/cancelled" &&
+      isRecord(p) &&
+      typeof p["requestId"] === "string" &&
+      this.asks.has(p["requestId"])
+    );
   }
 
   /** The latest call with this id never reached the server; returns its frame (-1: none logged). */

@@ -35,6 +35,7 @@ export type GateOutcome =
   | "ask-declined"
   | "ask-cancelled"
   | "ask-unavailable"
+  | "ask-too-long"
   | "ask-failed";
 
 interface AnswerFacts {
@@ -94,6 +95,11 @@ export interface ObservedResponse {
    * of it is less than the server sent.
    */
   cut?: true;
+  /**
+   * Its structure was cut for memory before the content scan's share of it was kept (the
+   * `frame-cut` says `beforeScan`): the scan may read less of it than the server sent.
+   */
+  scanCut?: true;
 }
 
 export interface Gate {

@@ -8,7 +8,8 @@
 import type { Decision } from "../types.js";
 import type { AskReply, GateAnswer, GateOutcome, SettledAnswer } from "./gate.js";
 import { outcomeFor } from "./levels.js";
-import { askText, refusalText, type RefusalFacts, type RefusalKind } from "./refusal-text.js";
+import { askQuestion } from "./ask-text.js";
+import { refusalText, type RefusalFacts, type RefusalKind } from "./refusal-text.js";
 
 /** One judged call: what the gate found, and what the words of its refusal need. */
 export type JudgedFacts = Omit<RefusalFacts, "kind"> & {
@@ -31,11 +32,14 @@ export function gateAnswer(f: JudgedFacts, canAsk: boolean): GateAnswer {
         decision.unjudgeable !== undefined ? "unjudgeable" : (f.denyKind ?? "deny"),
         "refuse",
       );
-    case "ask":
+    case "ask": {
       if (!canAsk) return refused(f, "cannot-ask", "ask-unavailable");
+      // A question too long to read whole is not put: the call is refused (ask-text.ts).
+      const question = askQuestion(f);
+      if (!question.ok) return refused(f, "too-long-to-ask", "ask-too-long");
       return {
         action: "ask",
-        question: askText(f),
+        question: question.text,
         decision,
         wouldRefuse,
         settle: (reply: AskReply): SettledAnswer =>
@@ -43,6 +47,7 @@ export function gateAnswer(f: JudgedFacts, canAsk: boolean): GateAnswer {
             ? { action: "forward", outcome: "ask-accepted", decision, wouldRefuse }
             : refused(f, "declined", DECLINED[reply]),
       };
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { describeDestination } from "../net/destination-text.js";
 import type { Decision, Level } from "../types.js";
+import { MAX_QUESTION_CHARS } from "./ask-text.js";
 
 /**
  * The words a refused call comes back with. They are read by the model (which should stop and
@@ -17,7 +18,9 @@ export type RefusalKind =
   /** A confirm verdict at strict; the user said no or dismissed the question. */
   | "declined"
   /** A call to a tool whose pin failed: changed, new, or not checkable against the lock. */
-  | "pin";
+  | "pin"
+  /** A confirm verdict at strict whose question would be too long to show whole (ask-text.ts). */
+  | "too-long-to-ask";
 
 export interface RefusalFacts {
   kind: RefusalKind;
@@ -104,6 +107,12 @@ export function refusalText(f: RefusalFacts): string {
         `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered.`,
       );
       break;
+    case "too-long-to-ask":
+      lines.push(`effectgate held this call to "${f.tool}" for the user's confirmation: ${d.reason}.`);
+      lines.push(
+        `Its effects are too long to show whole in a question (more than ${MAX_QUESTION_CHARS} characters), and a person cannot approve what they cannot read, so the call was refused.`,
+      );
+      break;
   }
   const what = target(d);
   lines.push(
@@ -113,7 +122,7 @@ export function refusalText(f: RefusalFacts): string {
     "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
   );
   const remedies: string[] = [];
-  if (f.kind === "cannot-ask" || f.kind === "declined")
+  if (f.kind === "cannot-ask" || f.kind === "declined" || f.kind === "too-long-to-ask")
     remedies.push("run effectgate with --level enforce (confirm verdicts are then relayed with a notice)");
   if (f.kind === "unjudgeable")
     remedies.push(
@@ -141,10 +150,4 @@ function pinRefusalText(f: RefusalFacts): string {
     "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
     `The user can: ${f.next ?? "review the server's tools with effectgate approve --diff"}; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.`,
   ].join("\n");
-}
-
-/** The question put to the user at strict when the client can be asked. */
-export function askText(f: Omit<RefusalFacts, "kind">): string {
-  const d = f.decision;
-  return `effectgate: allow "${f.tool}"? ${d.reason}. Rule: ${d.rule ?? "(none)"} (${f.policySource === "default" ? "default policy" : f.policySource}).`;
 }

@@ -5,19 +5,36 @@ import type { Decision } from "../types.js";
 export interface TaintEvent {
   /** The tool (or method) whose output marked the session. */
   by: string;
-  reason: "source" | "content" | "url";
+  /**
+   * `unscanned`: the content scan stopped short, and what it did not read counts as untrusted.
+   * `rug-pull`: the server showed a tool or instructions that differ from the lock's.
+   */
+  reason: "source" | "content" | "url" | "unscanned" | "rug-pull";
   why: string;
 }
 
-/** Who hears when a response held more than the content scan reads. */
+/** How far the content scan read a response: taint/scan-extent.ts. */
+export interface PartialScan {
+  /** Characters of the response's strings scanned, of how many. */
+  scanned: number;
+  of: number;
+  /** Revealed layers (decoded or hidden text) left out once their budget was spent. */
+  layersLeft: number;
+  /** Windows of text whose reveal stopped at its caps (64 layers, 3 rounds) with more to reveal. */
+  revealCapped: number;
+  /** The frame was cut for reading before the scan's share of it was kept (decision 0053). */
+  frameCut?: true;
+}
+
+/** What the scan is told about the response, and who hears when it held more than the scan reads. */
 export interface ScanOptions {
   /**
-   * Called with how many characters of the response's strings were scanned, of how many, how
-   * many revealed layers (decoded or hidden text) were left out once their budget was spent, and
-   * in how many windows of text the reveal stopped at its caps (64 layers, 3 rounds of decoding)
-   * with more to reveal.
+   * The frame was cut for reading (pass-through, docs/decisions/0053) before the scan's share of
+   * it was kept: the scan may read less than the server sent, and cannot know it by counting.
    */
-  onPartial?: (extent: { scanned: number; of: number; layersLeft: number; revealCapped: number }) => void;
+  frameCut?: boolean;
+  /** Called once per response the scan did not read whole, before its taint is returned. */
+  onPartial?: (extent: PartialScan) => void;
 }
 
 export interface SessionJudgeApi {
@@ -34,4 +51,6 @@ export interface SessionJudgeApi {
     response: Record<string, unknown>,
     scan?: ScanOptions,
   ): TaintEvent[];
+  /** Mark the session tainted from outside: shared taint, a rug-pull the pins saw, tests. */
+  taint(): void;
 }

@@ -36,7 +36,7 @@ export interface StructureCutCount {
  *
  * Without `scan`, once the kept text passes `budget` characters. With `scan`, once a message's
  * text as the content scan counts it (taint/observe.ts responseWindows: string values, not member
- * names, in the message's `result` and `error`, at most `scan.depth` levels down, each one
+ * names, in the message's `result` and `error`, at any depth, each one
  * character more than its length) passes `scan.chars` (inside `result` or `error`, that
  * member's text alone, since the scan reads `result` first wherever it stands), so that the cut
  * never drops what the scan reads; and, to bound memory when little of a frame is such text, once the rest of the
@@ -50,7 +50,7 @@ export interface StructureCutOptions {
    * `arguments`). Default 2.
    */
   keepLevels?: number;
-  scan?: { chars: number; depth: number };
+  scan?: { chars: number };
 }
 
 const ARRAY = 0;
@@ -81,7 +81,7 @@ export class JsonStructureCutter {
   /** Where a kept string may end: the kept text is checked by JSON.parse, so only that. */
   private readonly special = new QuoteFinder();
   private readonly keepLevels: number;
-  private readonly scan: { chars: number; depth: number } | undefined;
+  private readonly scan: { chars: number } | undefined;
   /** The scan's measure of the current message so far (only with `scan`). */
   private scanned = 0;
   /** The scan's measure over the whole line, so that the rest of the kept text can be told. */
@@ -222,8 +222,7 @@ export class JsonStructureCutter {
     const depth = this.open.length;
     const isName = this.open[depth - 1] === OBJECT && (this.last === 0x7b || this.last === 0x2c);
     this.name = isName && depth === this.base ? "" : null;
-    const scan = this.scan as { depth: number };
-    this.counting = !isName && this.member !== null && depth - this.base <= scan.depth;
+    this.counting = !isName && this.member !== null;
     this.nonEmpty = false;
   }
 

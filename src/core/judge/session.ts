@@ -23,8 +23,6 @@ export interface SessionJudgeOptions {
 export interface SessionJudge extends SessionJudgeApi {
   /** The decision with the per-effect verdicts behind it. */
   explain(method: string, params: unknown, problem?: string): Explanation;
-  /** Mark the session tainted from outside (shared taint, tests). */
-  taint(): void;
 }
 
 /**

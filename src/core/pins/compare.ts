@@ -38,13 +38,15 @@ export function diffTool(approved: ToolPin, live: ToolPin): Finding[] {
     else if (live.outputSchema === null) out.push({ text: "output schema removed", severity: "medium" });
     else out.push(...diffSchema(approved.outputSchema, live.outputSchema, "output schema"));
   }
-  out.push(...diffAnnotations(approved.annotations, live.annotations));
+  out.push(...diffMembers(approved.annotations, live.annotations, "annotation"));
+  // What a client reads beside the tool (an MCP App's UI resource, vendor hints) is pinned too.
+  out.push(...diffMembers(approved.meta, live.meta, "_meta"));
   if (out.length === 0 && approved.hash !== live.hash)
     out.push({ text: "definition changed", severity: "medium" });
   return out;
 }
 
-function diffAnnotations(a: unknown, b: unknown): Finding[] {
+function diffMembers(a: unknown, b: unknown, what: string): Finding[] {
   const objA = (typeof a === "object" && a !== null ? a : {}) as Record<string, unknown>;
   const objB = (typeof b === "object" && b !== null ? b : {}) as Record<string, unknown>;
   const out: Finding[] = [];
@@ -52,7 +54,7 @@ function diffAnnotations(a: unknown, b: unknown): Finding[] {
     if (same(objA[k] ?? null, objB[k] ?? null)) continue;
     // Hints are untrusted either way; a tool newly claiming to be harmless still deserves a look.
     out.push({
-      text: `annotation ${k} changed from ${JSON.stringify(objA[k] ?? null)} to ${JSON.stringify(objB[k] ?? null)}`,
+      text: `${what} ${k} changed from ${JSON.stringify(objA[k] ?? null)} to ${JSON.stringify(objB[k] ?? null)}`,
       severity: "medium",
     });
   }

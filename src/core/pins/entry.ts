@@ -1,5 +1,6 @@
 import { canonicalHash, canonicalJson } from "../json/jcs.js";
 import { compareToolsDetailed, type DetailedToolChange } from "./compare.js";
+import { instructionsFinding } from "./instructions.js";
 import { pinItem, pinTool, PROMPT_KEYS, RESOURCE_KEYS, TEMPLATE_KEYS } from "./pin.js";
 import { approvedTools, lockToolFromPin, type LockEntry } from "./lock.js";
 import type { Finding } from "./severity.js";
@@ -102,20 +103,8 @@ export function diffEntry(
     server.push({ text: `environment variable names added: ${added.join(", ")}`, severity: "medium" });
   if (removed.length)
     server.push({ text: `environment variable names removed: ${removed.join(", ")}`, severity: "low" });
-  if (approved.instructions !== live.instructions) {
-    const text =
-      approved.instructions === undefined
-        ? "server instructions added"
-        : live.instructions === undefined
-          ? "server instructions removed"
-          : "server instructions changed";
-    server.push({
-      text,
-      severity: live.instructions === undefined ? "low" : "high",
-      was: approved.instructions ?? null,
-      now: live.instructions ?? null,
-    });
-  }
+  const instructions = instructionsFinding(approved.instructions, live.instructions);
+  if (instructions !== undefined) server.push(instructions);
   diffItems(approved.prompts, live.prompts, PROMPT_KEYS, "prompt", server);
   diffItems(approved.resourceTemplates, live.resourceTemplates, TEMPLATE_KEYS, "resource template", server);
   diffItems(approved.resources, live.resources, RESOURCE_KEYS, "resource", server, "uri");

@@ -17,6 +17,7 @@ export const LockTool = z.strictObject({
   inputSchema: JsonObject,
   outputSchema: JsonObject.optional(),
   annotations: JsonObject.optional(),
+  _meta: JsonObject.optional(),
   hash: Hash,
 });
 
@@ -82,7 +83,7 @@ export function identityFor(name: string | undefined, argv: readonly string[]): 
 const sortedCopy = (v: unknown): unknown => JSON.parse(canonicalJson(v)) as unknown;
 
 export function lockToolFromPin(p: ToolPin): LockTool {
-  // Built in reading order: description, title, inputSchema, outputSchema, annotations, hash.
+  // Built in reading order: description, title, inputSchema, outputSchema, annotations, _meta, hash.
   return {
     description: p.description,
     ...(p.title !== null ? { title: p.title } : {}),
@@ -91,12 +92,13 @@ export function lockToolFromPin(p: ToolPin): LockTool {
       ? { outputSchema: sortedCopy(p.outputSchema) as Record<string, unknown> }
       : {}),
     ...(p.annotations !== null ? { annotations: sortedCopy(p.annotations) as Record<string, unknown> } : {}),
+    ...(p.meta !== null ? { _meta: sortedCopy(p.meta) as Record<string, unknown> } : {}),
     hash: p.hash,
   };
 }
 
 /** The pin a lock entry describes, with its hash recomputed (never trusted from the file). */
-function pinFromLockTool(name: string, t: LockTool): ReturnType<typeof pinTool> {
+export function pinFromLockTool(name: string, t: LockTool): ReturnType<typeof pinTool> {
   return pinTool({
     name,
     description: t.description,
@@ -104,6 +106,7 @@ function pinFromLockTool(name: string, t: LockTool): ReturnType<typeof pinTool> 
     inputSchema: t.inputSchema,
     outputSchema: t.outputSchema,
     annotations: t.annotations,
+    _meta: t._meta,
   });
 }
 

@@ -3,12 +3,22 @@ import { describeValue } from "../errors.js";
 import { foldVariants } from "../json/key-fold.js";
 
 /** The members of a tool a pin covers. */
-const PINNED_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] as const;
+const PINNED_FIELDS = [
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "_meta",
+] as const;
 
 /**
  * One tool as approved: the fields a model reads (name, title, description), the fields that
  * shape its arguments and results (inputSchema, outputSchema) and the hints a client may act on
- * (annotations). Absent optional fields are null, so "absent" has one spelling in the hash.
+ * (annotations, and `_meta`, which clients read: an MCP App's `ui` resource, say). Absent
+ * optional fields are null, so "absent" has one spelling in the hash; `_meta` counts in the hash
+ * only when present, so that pins of tools without it keep the hashes they had before it was pinned.
  */
 export interface ToolPin {
   name: string;
@@ -17,6 +27,7 @@ export interface ToolPin {
   outputSchema: unknown;
   annotations: unknown;
   title: string | null;
+  meta: unknown;
   hash: string;
 }
 
@@ -34,6 +45,7 @@ export function pinnedContent(p: Omit<ToolPin, "hash">): Record<string, unknown>
     inputSchema: p.inputSchema,
     outputSchema: p.outputSchema,
     annotations: p.annotations,
+    ...(p.meta !== null ? { _meta: p.meta } : {}),
   };
 }
 
@@ -75,7 +87,9 @@ export function pinTool(tool: unknown): PinResult {
   const annotations = tool["annotations"] ?? null;
   if (annotations !== null && !isObject(annotations))
     return bad(`annotations: expected an object, got ${describeValue(annotations)}`);
-  const fields = { name, description, inputSchema, outputSchema, annotations, title };
+  const meta = tool["_meta"] ?? null;
+  if (meta !== null && !isObject(meta)) return bad(`_meta: expected an object, got ${describeValue(meta)}`);
+  const fields = { name, description, inputSchema, outputSchema, annotations, title, meta };
   let hash: string;
   try {
     hash = canonicalHash(pinnedContent(fields));

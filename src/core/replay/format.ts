@@ -1,6 +1,6 @@
 // Rendering a transcript for a terminal. Every string that a server, a model or a log line
 // supplied goes through escapeForTerminal; only effectgate's own words are printed as they are.
-import { clip, escapeForTerminal as esc } from "./escape.js";
+import { clip, escapeForTerminal as esc, terminalSafeJson } from "./escape.js";
 import type { SummaryJson } from "./summary.js";
 import { MARKS, type Marker, type ReplayItem, type ReplaySession } from "./replay-item.js";
 
@@ -66,8 +66,10 @@ export function formatLatency(ms: number): string {
 }
 
 function showId(id: ReplayItem["id"]): string {
-  // JSON quotes a string id and writes a number as it is, so 1 and "1" print differently.
-  return id === undefined ? "" : `id=${JSON.stringify(id)}`;
+  // JSON quotes a string id and writes a number as it is, so 1 and "1" print differently. An id is
+  // the client's or the server's text like any other: JSON leaves C1 controls, bidi characters
+  // and line separators raw, so every hidden character is written as a JSON escape too.
+  return id === undefined ? "" : `id=${terminalSafeJson(id)}`;
 }
 
 function body(item: ReplayItem): string {

@@ -86,6 +86,7 @@ export const REFUSING_OUTCOMES: ReadonlySet<string> = new Set([
   "ask-declined",
   "ask-cancelled",
   "ask-unavailable",
+  "ask-too-long",
   "ask-failed",
 ]);
 

@@ -485,6 +485,20 @@ function sequence(nodes: SyntaxNode[]): Statement {
   return items.length === 1 ? (items[0] as Statement) : { kind: "sequence", items };
 }
 
+/**
+ * `a && b && c` parses as lists nested to the left, one level per operator. Read them flat, so
+ * that a chain of thousands cannot exhaust the stack: the judge must still give a verdict.
+ */
+function flattenLists(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const todo: SyntaxNode[] = [node];
+  for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
+    if (n.type !== "list") out.push(n);
+    else todo.push(...named(n).reverse());
+  }
+  return out;
+}
+
 function statement(node: SyntaxNode): Statement {
   switch (node.type) {
     case "command":
@@ -507,6 +521,7 @@ function statement(node: SyntaxNode): Statement {
     case "pipeline":
       return { kind: "pipeline", stages: named(node).map(statement), source: node.text };
     case "list":
+      return sequence(flattenLists(node));
     case "program":
     case "do_group":
     case "else_clause":

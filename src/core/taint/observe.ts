@@ -4,21 +4,52 @@ import type { CompiledPolicy } from "../policy/api.js";
 import type { Effect } from "../types.js";
 import type { ScanOptions, TaintEvent } from "../gate/session-judge.js";
 import { type Layer, MAX_TEXT, revealLayersCapped } from "./normalise.js";
+import { partialScan, unscannedWhy } from "./scan-extent.js";
 import { type SignatureScore, scoreLayers } from "./signatures.js";
 
 /** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
 const MAX_WINDOWS = 16;
 /** Characters of a response's string text that the scan reads at most. */
 export const SCANNED_CHARS = MAX_WINDOWS * MAX_TEXT;
-const MAX_DEPTH = 16;
 /** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
 const MAX_REVEALED_CHARS = 1024 * 1024;
 
 /** How much of a response's string text went into windows, in characters. */
 export interface ScanExtent {
   scanned: number;
-  /** All string text within MAX_DEPTH; more than `scanned` when the windows ran out. */
+  /** All string text, at any depth; more than `scanned` when the windows ran out. */
   of: number;
+}
+
+/**
+ * Calls `visit` with every string in `value`, depth first, in the order JSON.parse built them
+ * (array elements by index, object members in key order), however deep they lie.
+ */
+function walkStrings(value: unknown, visit: (s: string) => void): void {
+  // Two parallel stacks (the open containers' elements, and the next index in each) instead of
+  // an object per level: the walk runs over every element of answers of millions of items.
+  const items: (readonly unknown[])[] = [];
+  const next: number[] = [];
+  let v: unknown = value;
+  for (;;) {
+    if (typeof v === "string") visit(v);
+    // Arrays by index: Object.values would copy one of millions of elements before reading it.
+    else if (Array.isArray(v)) {
+      items.push(v);
+      next.push(0);
+    } else if (v !== null && typeof v === "object") {
+      items.push(Object.values(v));
+      next.push(0);
+    }
+    let top = items.length - 1;
+    while (top >= 0 && (next[top] as number) >= (items[top] as readonly unknown[]).length) {
+      items.pop();
+      next.pop();
+      top--;
+    }
+    if (top < 0) return;
+    v = (items[top] as readonly unknown[])[(next[top] as number)++];
+  }
 }
 
 /**
@@ -53,16 +84,12 @@ export function responseWindows(response: Record<string, unknown>): {
       }
     }
   };
+  // Every string at any depth: a walk with a depth limit let text nested deeper than it pass
+  // unscanned and unsaid (issue 17, breach 3). Iterative, so that no nesting JSON.parse builds
+  // can overflow the stack; depth first and in order, so windows hold the text as it reads.
   // The walk goes on past the last window, counting only, so that a cut is never silent.
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    if (typeof v === "string") push(v);
-    // Arrays by index: Object.values would copy one of millions of elements before reading it.
-    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) walk(v[i], depth + 1);
-    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
-  };
-  walk(response["result"], 0);
-  walk(response["error"], 0);
+  walkStrings(response["result"], push);
+  walkStrings(response["error"], push);
   // A full set of windows always ends with an empty `current`: push stops only after a window fills.
   if (length > 0) windows.push(current.join(""));
   return { windows, extent };
@@ -108,8 +135,9 @@ function subjectOf(method: string, params: unknown): string {
 
 /**
  * What a response does to the session's taint: a source tool or server (by name), a call that
- * fetched a URL (open world), or content whose signatures score past the threshold. Runs on
- * results and errors alike: an error page from a fetch is as untrusted as its body.
+ * fetched a URL (open world), content whose signatures score past the threshold, or text the
+ * scan did not read (scan-extent.ts). Runs on results and errors alike: an error page from a
+ * fetch is as untrusted as its body.
  */
 export function taintFromResponse(
   policy: CompiledPolicy,
@@ -134,11 +162,20 @@ export function taintFromResponse(
   if (policy.signatures) {
     const score = scoreResponse(response);
     const { layersLeft, revealCapped } = score;
-    if (score.extent.scanned < score.extent.of || layersLeft > 0 || revealCapped > 0)
-      scan.onPartial?.({ ...score.extent, layersLeft, revealCapped });
     if (score.tainting) {
       const rules = score.hits.map((h) => `${h.rule}${h.hidden ? ` (in ${h.via})` : ""}`).join(", ");
       events.push({ by, reason: "content", why: `content signatures scored ${score.score}: ${rules}` });
+    }
+    // No cut is silent, and none lets text through unjudged: what the scan did not read is untrusted.
+    const partial = partialScan({
+      ...score.extent,
+      layersLeft,
+      revealCapped,
+      frameCut: scan.frameCut === true,
+    });
+    if (partial !== undefined) {
+      scan.onPartial?.(partial);
+      events.push({ by, reason: "unscanned", why: unscannedWhy(partial) });
     }
   }
   return events;

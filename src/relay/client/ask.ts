@@ -47,8 +47,11 @@ export class Asker {
     return this.open.size > 0;
   }
 
-  /** Resolves with the user's answer; "cancel" when nobody answered within the timeout. */
-  ask(message: string, onTimeout?: (seconds: number) => void): Promise<AskAnswer> {
+  /**
+   * Resolves with the user's answer; "cancel" when nobody answered within the timeout, or when
+   * `signal` aborts (the client cancelled the call the question is about).
+   */
+  ask(message: string, onTimeout?: (seconds: number) => void, signal?: AbortSignal): Promise<AskAnswer> {
     // The per-ask random part keeps the next id unguessable even if this one leaked.
     const id = `${this.prefix}${++this.n}-${randomBytes(6).toString("hex")}`;
     const frame = JSON.stringify({
@@ -65,23 +68,34 @@ export class Asker {
         },
       },
     });
+    // Tell the client to drop the question; an answer that comes later is dropped too.
+    const withdraw = (reason: string): void =>
+      this.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason },
+        }),
+      );
     return new Promise((resolve) => {
+      if (signal?.aborted === true) return resolve("cancel");
       const timer = setTimeout(() => {
         const seconds = Math.round(this.timeoutMs / 100) / 10;
         if (!this.settle(id, "cancel", `no answer within ${seconds} s`)) return;
-        // Tell the client to drop the question; an answer that comes later is dropped too.
-        this.send(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId: id, reason: `effectgate stopped waiting after ${seconds} s` },
-          }),
-        );
+        withdraw(`effectgate stopped waiting after ${seconds} s`);
         onTimeout?.(seconds);
       }, this.timeoutMs);
       this.open.set(id, { resolve, timer });
       this.record("ask", { id, message, timeoutMs: this.timeoutMs });
       this.send(frame);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (this.settle(id, "cancel", "the client cancelled the call"))
+            withdraw("the client cancelled the call");
+        },
+        { once: true },
+      );
     });
   }
 

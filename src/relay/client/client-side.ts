@@ -33,6 +33,9 @@ import type { RelayLog, RelayStats } from "../session/types.js";
 /** Frames queued behind a held call before the client is paused (unless an ask is out). */
 const MAX_QUEUED_FRAMES = 256;
 
+/** Cheap test before parsing: a frame that may cancel a request held here. */
+const CANCELLED = Buffer.from("notifications/cancelled");
+
 const HANDSHAKE_HINTS = ['"initialize"', "server/discover", "io.modelcontextprotocol/protocolVersion"].map(
   (s) => Buffer.from(s),
 );
@@ -62,6 +65,13 @@ export class ClientSide {
   private queueHeld = false;
   /** The frame being handled: `done` once its bytes went on or it was answered. */
   private inFlight: { done: boolean } | undefined;
+  /**
+   * Requests (idKey) the client cancelled while they waited here, being judged or asked about or
+   * queued behind such a call: they are never sent (the cancel comes through the lane after them).
+   */
+  private readonly cancelledAhead = new Set<string>();
+  /** Held requests being judged, each with a way to end its question when the client cancels it. */
+  private readonly judging = new Map<string, AbortController>();
 
   constructor(private readonly d: ClientSideDeps) {
     this.lane = d.lane ?? new Lane(d.onError);
@@ -79,12 +89,32 @@ export class ClientSide {
       d.stats.consumed++;
       return;
     }
+    // A cancel waits in the lane behind the call it cancels: it is noted now, so that the call
+    // is not sent when its judgement ends, and its question (if any) ends at once.
+    if (!d.passThrough && this.lane.busy && !isBig(frame) && mentions(frame, CANCELLED))
+      this.noteCancel(frame);
     this.lane.run(() => this.handleClosed(frame));
     if (this.lane.queued > MAX_QUEUED_FRAMES && !this.queueHeld && !d.asker.pending) {
       this.queueHeld = true;
       d.flow.hold();
       void this.lane.whenIdle().then(() => this.releaseQueueHold());
     }
+  }
+
+  /** A `notifications/cancelled` that came while requests wait here: note which it cancels. */
+  private noteCancel(frame: SeenFrame): void {
+    let value: unknown;
+    try {
+      value = parseSharingLongStrings(textOf(frame));
+    } catch {
+      return; // not JSON: read in its turn
+    }
+    const c = classify(value);
+    if (c.kind !== "notification" || c.method !== "notifications/cancelled") return;
+    if (!isRecord(c.params) || !isId(c.params.requestId)) return;
+    const key = idKey(c.params.requestId);
+    this.cancelledAhead.add(key);
+    this.judging.get(key)?.abort();
   }
 
   private releaseQueueHold(): void {
@@ -216,7 +246,10 @@ export class ClientSide {
     // Until the frame is sent or answered, the server must not answer any request in it: it has
     // not seen them, and a client would take its made-up answer (server-side.ts drops it).
     const held = d.passThrough ? [] : heldIds(judged, all);
+    // Cancelled while it waited behind another call: not judged, not sent.
+    if (this.anyCancelled(held)) return this.cancelHeld(frame, judged, held, isBatch, all);
     for (const id of held) d.correlator.hold(id);
+    for (const m of judged) this.judging.set(idKey(m.id), new AbortController());
     let firstRefusal: { member: Member; text: string } | undefined;
     const refusedText = new Map<Member, string>();
     // Several calls in one batch share its fate: their records wait until it is known.
@@ -235,6 +268,15 @@ export class ClientSide {
       }
     } finally {
       for (const id of held) d.correlator.release(id);
+      for (const m of judged) this.judging.delete(idKey(m.id));
+    }
+    // Cancelled while it was judged or asked about: whatever the verdict, it is not sent, and
+    // not answered (the client ignores a late answer to what it cancelled).
+    if (this.anyCancelled(held)) {
+      if (records)
+        for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, false))
+          this.d.log.event(ev, data);
+      return this.cancelHeld(frame, judged, held, isBatch, all);
     }
     if (records)
       for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, this.d.passThrough))
@@ -280,6 +322,46 @@ export class ClientSide {
     );
   }
 
+  private anyCancelled(held: readonly HeldRequest["id"][]): boolean {
+    return this.cancelledAhead.size > 0 && held.some((id) => this.cancelledAhead.has(idKey(id)));
+  }
+
+  /**
+   * A frame whose request the client cancelled while effectgate held it: nothing of it is sent.
+   * The cancelled requests get no answer; in a batch, every other request is answered as not
+   * sent. The server never saw any of them, so no answer of its may carry their ids.
+   */
+  private cancelHeld(
+    frame: SeenFrame,
+    judged: Member[],
+    held: readonly HeldRequest["id"][],
+    isBatch: boolean,
+    all?: Classified[],
+  ): void {
+    const d = this.d;
+    // Settled here: a later failure must not answer what the client cancelled.
+    if (this.inFlight) this.inFlight.done = true;
+    const cancelled = held.filter((id) => this.cancelledAhead.has(idKey(id)));
+    for (const id of held) d.correlator.refused(id);
+    // Its cancel, still in the lane, goes no further either.
+    for (const id of cancelled) this.refusedIds.add(idKey(id));
+    d.stats.consumed++;
+    d.log.event("cancelled-held", { ids: cancelled, batch: isBatch });
+    if (!isBatch) return;
+    const text = `Not sent: the client cancelled another call in the same batch (id ${JSON.stringify(cancelled[0])}) while effectgate held it.`;
+    const answers = refusalAnswers(judged, new Map(), text, all).filter(
+      (a) => !(isId(a.id) && cancelled.some((id) => idKey(id) === idKey(a.id as HeldRequest["id"]))),
+    );
+    if (answers.length === 0) return;
+    for (const a of answers) if (isId(a.id)) this.refusedIds.add(idKey(a.id));
+    d.log.event("refused", {
+      batch: true,
+      calls: answers.map((a) => ({ method: a.method ?? null, id: a.id ?? null, problem: null, text })),
+    });
+    const spelled = withClientSpelling(answers, () => textOf(frame));
+    d.toClient(spelled.spell(batchRefusalFrame(spelled.answers)));
+  }
+
   /** The gate's answer, once any question it asked is settled; a gate that throws refuses. */
   private async judge(held: HeldRequest, kept?: MemberRecords): Promise<SettledAnswer> {
     const d = this.d;
@@ -306,10 +388,13 @@ export class ClientSide {
     const d = this.d;
     this.releaseQueueHold(); // the answer must be able to arrive
     try {
-      return await d.asker.ask(question, (seconds) =>
-        d.announce(
-          `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
-        ),
+      return await d.asker.ask(
+        question,
+        (seconds) =>
+          d.announce(
+            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+          ),
+        this.judging.get(idKey(held.id))?.signal,
       );
     } catch {
       return "failed";
@@ -332,6 +417,8 @@ export class ClientSide {
   /** A client's cancel for a request effectgate answered itself goes no further. */
   private swallowCancel(method: string, params: unknown): boolean {
     if (method !== "notifications/cancelled" || !isRecord(params) || !isId(params.requestId)) return false;
+    // Every request before it in the lane has been read by now.
+    this.cancelledAhead.delete(idKey(params.requestId));
     if (!this.refusedIds.delete(idKey(params.requestId))) return false;
     this.d.stats.consumed++;
     return true;

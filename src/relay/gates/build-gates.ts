@@ -62,24 +62,6 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   const from = opts.level ? "flag" : policy.mode ? "policy" : "default";
 
   const gates: Gate[] = [];
-  if (opts.lock !== undefined) {
-    gates.push(
-      createPinGate({
-        lockPath: opts.lock,
-        identity: identityFor(opts.name, opts.serverArgv),
-        level,
-        serverArgv: opts.serverArgv,
-      }),
-    );
-  }
-  const identity = identityFor(opts.name, opts.serverArgv);
-  gates.push(
-    createNameGate({
-      level,
-      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity), lockPath: opts.lock }),
-      approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
-    }),
-  );
   const resolver = createFsResolver();
   // The files this relay uses are never read or changed through the server it guards (0068).
   const own = ownFiles(
@@ -103,7 +85,31 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   // Taint is shared with the other relays of the same client (src/relay/gates/shared-taint.ts).
   const taintDir = join(effectgateHome(), "taint");
   sweepExpiredTaint(taintDir);
-  const judge = withSharedTaint(ownJudge, fileTaintStore(taintDir, clientProcessKey()), opts.name);
+  const judge = withSharedTaint(
+    ownJudge,
+    fileTaintStore(taintDir, () => clientProcessKey()),
+    opts.name,
+  );
+  if (opts.lock !== undefined) {
+    gates.push(
+      createPinGate({
+        lockPath: opts.lock,
+        identity: identityFor(opts.name, opts.serverArgv),
+        level,
+        serverArgv: opts.serverArgv,
+        // What the server showed the model differs from what was approved: untrusted text.
+        onRugPull: (event) => judge.taintWith(event),
+      }),
+    );
+  }
+  const identity = identityFor(opts.name, opts.serverArgv);
+  gates.push(
+    createNameGate({
+      level,
+      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity), lockPath: opts.lock }),
+      approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
+    }),
+  );
   gates.push(
     createPolicyGate({
       judge,

@@ -2,7 +2,9 @@ import { canonicalJson } from "../../core/json/jcs.js";
 import { foldedValues } from "../../core/json/key-fold.js";
 import type { Level } from "../../core/types.js";
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
+import type { TaintEvent } from "../../core/gate/session-judge.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
+import { instructionsFinding } from "../../core/pins/instructions.js";
 import { approvedTools, identityFor } from "../../core/pins/lock.js";
 import { PinState } from "../../core/pins/state.js";
 import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
@@ -20,7 +22,19 @@ export interface PinGateOptions {
   identity: string;
   level: Level;
   serverArgv: string[];
+  /**
+   * The server showed a tool or instructions that differ from the lock's (a rug-pull): the model
+   * has read text nobody approved, so the session takes it as untrusted content.
+   */
+  onRugPull?: (event: TaintEvent) => void;
 }
+
+/** What a flagged tool did, for the taint record. */
+const RUG_PULLED: Record<string, string> = {
+  added: "appeared after approval",
+  changed: "changed since it was approved",
+  unverifiable: "cannot be checked against the lock",
+};
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -61,6 +75,12 @@ export function createPinGate(opts: PinGateOptions): Gate {
       });
     }
   }
+  /** Why every call is refused: the server's instructions differ from the approved ones. */
+  let instructionsFlag: string | undefined;
+  const rugPull = (ctx: JudgeContext, id: unknown, event: TaintEvent): void => {
+    opts.onRugPull?.(event);
+    ctx.record("taint", { id, by: event.by, reason: event.reason, why: event.why });
+  };
   let started = false;
   const sayStartNotes = (ctx: JudgeContext): void => {
     if (started) return;
@@ -78,6 +98,28 @@ export function createPinGate(opts: PinGateOptions): Gate {
       : `review the change with: ${review}, and if it is wanted, approve it with: ${approve}`;
   const rule = `pins ${opts.lockPath}`;
 
+  /**
+   * Instructions the server sends at start-up are checked against the lock like tools: added,
+   * changed or unreadable ones refuse every call and taint the session; removed ones are noted.
+   */
+  const checkInstructions = (seen: ObservedResponse, ctx: JudgeContext): void => {
+    const result = seen.response["result"];
+    if (entry === undefined || !isObj(result) || seen.cut) return;
+    // Every member a client may read as the instructions, a Go client's "Instructions" too.
+    const readings = foldedValues(result, "instructions");
+    for (const live of readings.length > 0 ? readings : [undefined]) {
+      const f = instructionsFinding(entry.instructions, live);
+      if (f === undefined) continue;
+      ctx.record("pin", { kind: "instructions", severity: f.severity, sentences: [f.text] });
+      ctx.announce(
+        `pin: [${f.severity}] ${escapeForTerminal(f.text)}; review with: ${escapeForTerminal(review)}`,
+      );
+      if (f.severity === "low" || instructionsFlag !== undefined) continue;
+      instructionsFlag = f.text;
+      rugPull(ctx, seen.request.id, { by: "(server instructions)", reason: "rug-pull", why: f.text });
+    }
+  };
+
   return {
     recordsOnly: opts.level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
@@ -85,9 +127,14 @@ export function createPinGate(opts: PinGateOptions): Gate {
       if (req.method !== "tools/call") return { action: "forward" };
       const name = isObj(req.params) ? req.params["name"] : undefined;
       const check =
-        typeof name === "string"
-          ? state.checkCall(name)
-          : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
+        instructionsFlag !== undefined
+          ? {
+              ok: false as const,
+              reason: `the server's instructions differ from the approved ones (${instructionsFlag})`,
+            }
+          : typeof name === "string"
+            ? state.checkCall(name)
+            : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
       if (check.ok) return { action: "forward" };
       const tool = typeof name === "string" ? name : "(no name)";
       // A failed pin is a deny: the levels and the words are the policy gate's (pipeline.ts).
@@ -112,7 +159,9 @@ export function createPinGate(opts: PinGateOptions): Gate {
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
       sayStartNotes(ctx);
-      if (seen.request.method !== "tools/list") return;
+      const method = seen.request.method;
+      if (method === "initialize" || method === "server/discover") return checkInstructions(seen, ctx);
+      if (method !== "tools/list") return;
       const result = seen.response["result"];
       if (!isObj(result)) return; // an error answer lists nothing
       if (seen.cut) {
@@ -138,6 +187,10 @@ export function createPinGate(opts: PinGateOptions): Gate {
         if (!Array.isArray(tools)) continue;
         for (const c of state.observeListDetailed(tools, { first, last })) {
           ctx.record("pin", { kind: c.kind, tool: c.tool, severity: c.severity, sentences: c.sentences });
+          // Without an entry nothing was approved, so nothing was pulled: every call is refused anyway.
+          const did = RUG_PULLED[c.kind];
+          if (entry !== undefined && did !== undefined)
+            rugPull(ctx, seen.request.id, { by: c.tool, reason: "rug-pull", why: `tool "${c.tool}" ${did}` });
           for (const s of c.sentences)
             ctx.announce(
               `pin: [${c.severity}] ${escapeForTerminal(s)}${c.kind === "removed" ? "" : `; review with: ${escapeForTerminal(review)}`}`,

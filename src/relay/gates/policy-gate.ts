@@ -8,6 +8,7 @@ import type {
 } from "../../core/gate/gate.js";
 import { gateAnswer } from "../../core/gate/pipeline.js";
 import type { ScanOptions, SessionJudgeApi } from "../../core/gate/session-judge.js";
+import { serverMessageAsAnswer } from "../../core/wire/server-message.js";
 import type { Decision, Level } from "../../core/types.js";
 
 const MAX_LOGGED_EFFECTS = 64;
@@ -108,6 +109,7 @@ export function createPolicyGate(opts: {
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
       if (changing.delete(idKey(seen.request.id))) forgetFiles?.();
       const scan: ScanOptions = {
+        ...(seen.scanCut === true ? { frameCut: true } : {}),
         // No cap is silent: text past the scan budget is recorded with the call it answers.
         onPartial: (extent) => ctx.record("scan-partial", { id: seen.request.id, ...extent }),
       };
@@ -118,6 +120,23 @@ export function createPolicyGate(opts: {
       );
       for (const ev of events)
         ctx.record("taint", { id: seen.request.id, by: ev.by, reason: ev.reason, why: ev.why });
+    },
+
+    /**
+     * Server notifications and requests carry text to the user or the model too (a log line, a
+     * progress message, a sampling prompt, a question): their params are scanned like an answer
+     * (docs/decisions/0070-a-cut-scan-taints.md).
+     */
+    observeServerMessage(msg: Record<string, unknown>, ctx: JudgeContext): void {
+      const method = typeof msg["method"] === "string" ? msg["method"] : "(server message)";
+      const seen = serverMessageAsAnswer(method, msg["params"]);
+      if (seen === undefined) return;
+      const id = "id" in msg ? msg["id"] : null;
+      const scan: ScanOptions = {
+        onPartial: (extent) => ctx.record("scan-partial", { id, method, ...extent }),
+      };
+      for (const ev of judge.observe(seen.request, seen.response, scan))
+        ctx.record("taint", { id, method, by: ev.by, reason: ev.reason, why: ev.why });
     },
   };
 }

@@ -39,11 +39,15 @@ const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 export function fileTaintStore(
   dir: string,
-  clientKey: string,
+  /** The client's name (platform/client-process.ts); a function is asked once, when first needed. */
+  clientKey: string | (() => string),
   now: () => number = Date.now,
   opts: TaintStoreOptions = {},
 ): SharedTaintStore {
-  const marker = join(dir, `${clientKey}.json`);
+  // Finding the client may take a `ps` call: it waits until taint is first read or written.
+  let markerPath: string | undefined;
+  const marker = (): string =>
+    (markerPath ??= join(dir, `${typeof clientKey === "string" ? clientKey : clientKey()}.json`));
   const warn = opts.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const platform = opts.platform ?? process.platform;
   const uid =
@@ -81,7 +85,7 @@ export function fileTaintStore(
 
   const stat = (): fs.Stats | undefined => {
     try {
-      return fs.lstatSync(marker, { throwIfNoEntry: false });
+      return fs.lstatSync(marker(), { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
@@ -93,17 +97,18 @@ export function fileTaintStore(
     const text = JSON.stringify({ ...event, server: server ?? null, at: new Date(t).toISOString() }) + "\n";
     // Something that is not our marker at its name (a link, another user's file, left from
     // before the folder was made private) is removed: the folder is ours.
-    if (st && !ours(st)) fs.unlinkSync(marker);
+    if (st && !ours(st)) fs.unlinkSync(marker());
     let fd: number;
     try {
-      fd = st && ours(st) ? fs.openSync(marker, O_WRONLY | O_TRUNC | NOFOLLOW) : createPrivateFile(marker);
+      fd =
+        st && ours(st) ? fs.openSync(marker(), O_WRONLY | O_TRUNC | NOFOLLOW) : createPrivateFile(marker());
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // EEXIST: another relay of this client wrote it just now, which is the same fact.
       if (code === "EEXIST") return;
       // ENOENT: swept between the look and the open; write it anew.
       if (code !== "ENOENT") throw err;
-      fd = createPrivateFile(marker);
+      fd = createPrivateFile(marker());
     }
     try {
       fs.writeSync(fd, text);
@@ -156,10 +161,17 @@ export function sweepExpiredTaint(dir: string, now: number = Date.now()): void {
 
 /** A judge that also reads and writes the client's shared taint marker. */
 export function withSharedTaint(
-  judge: SessionJudgeApi & { taint(): void },
+  judge: SessionJudgeApi,
   store: SharedTaintStore,
   server: string | undefined,
-): SessionJudgeApi & { taint(): void } {
+): SessionJudgeApi & { taintWith(event: TaintEvent): void } {
+  const share = (event: TaintEvent): void => {
+    try {
+      store.mark(event, server);
+    } catch {
+      // Sharing is a bonus on top of this relay's own taint, which already holds.
+    }
+  };
   // Adopted taint shows in each decision's `tainted` and reason; it needs no event of its own.
   const adopt = () => {
     if (!judge.tainted && store.isTainted()) judge.taint();
@@ -176,15 +188,14 @@ export function withSharedTaint(
     observe(request, response, scan) {
       const events = judge.observe(request, response, scan);
       const first = events[0];
-      if (first) {
-        try {
-          store.mark(first, server);
-        } catch {
-          // Sharing is a bonus on top of this relay's own taint, which already holds.
-        }
-      }
+      if (first) share(first);
       return events;
     },
     taint: () => judge.taint(),
+    /** Taint from outside the judge's own reading (a rug-pull), shared with the client's relays. */
+    taintWith(event: TaintEvent) {
+      judge.taint();
+      share(event);
+    },
   };
 }

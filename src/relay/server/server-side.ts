@@ -273,9 +273,13 @@ export class ServerSide {
     const observe = d.gate?.observe;
     if (!observe) return;
     // Cut before the scan's budget was used up (structure-cut.ts): what enforce's scan reads of
-    // it may be missing, and the scan's own count cannot know.
-    if (cut?.beforeScan) d.log.event("scan-partial", { id: request.id, frameCut: true });
-    const seen = { request, response, ...(cut ? { cut: true as const } : {}) };
+    // it may be missing, and the scan's own count cannot know; the gate says so and taints.
+    const seen = {
+      request,
+      response,
+      ...(cut ? { cut: true as const } : {}),
+      ...(cut?.beforeScan ? { scanCut: true as const } : {}),
+    };
     this.call(() => observe.call(d.gate, seen, this.ctx), work);
   }
 

@@ -38,8 +38,6 @@ export const BIG_CLIENT_LINES: BigLineOptions & { after: number } = {
   watchCalls: true,
 };
 
-/** How deep the content scan walks an answer's result (taint/observe.ts MAX_DEPTH). */
-const SCANNED_DEPTH = 16;
 /**
  * The scan's windows can take a line break more each than SCANNED_CHARS counts: a margin, so
  * the cut never comes before the scan's last characters.
@@ -55,7 +53,7 @@ const SCAN_SLACK = 1024;
 export const BIG_SERVER_LINES: BigLineOptions & { after: number } = {
   ...BIG_LINES,
   keepText: 2 * SCANNED_CHARS,
-  structure: { scan: { chars: SCANNED_CHARS + SCAN_SLACK, depth: SCANNED_DEPTH } },
+  structure: { scan: { chars: SCANNED_CHARS + SCAN_SLACK } },
 };
 
 /** Frames waiting to be recorded before both sources are paused. */

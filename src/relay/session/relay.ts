@@ -15,6 +15,7 @@
  * The CLI then hands that work to a worker thread (`frames`, docs/decisions/0050), so this thread
  * only moves bytes; frames.ts is where bytes become frames either way.
  */
+import { serverStderrLine } from "../../core/text/server-stderr.js";
 import { escapeUntrusted } from "../../core/text/terminal-text.js";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
@@ -181,7 +182,11 @@ class Session {
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
   }
 
-  /** The server's stderr goes to ours line by line (never torn mid-line) and into the log. */
+  /**
+   * The server's stderr goes to ours line by line (never torn mid-line), marked and escaped so
+   * that it can neither erase nor pass for effectgate's own notices (core/text/server-stderr.ts),
+   * and into the log as the server wrote it.
+   */
   private relayStderr(): void {
     const { o, child } = this;
     const lines = new LineSplitter(this.maxFrameBytes);
@@ -189,8 +194,9 @@ class Session {
     this.stderrOut = out;
     const emit = (f: Frame): void => {
       this.stats.stderrLines++;
-      o.log.stderr(f.bytes.toString("utf8"));
-      out.write(f.eol === "" ? Buffer.concat([f.raw, Buffer.from("\n")]) : f.raw);
+      const text = f.bytes.toString("utf8");
+      o.log.stderr(text);
+      out.write(Buffer.from(`${serverStderrLine(text)}\n`));
     };
     child.stderr.on("data", (chunk: Buffer) => {
       if (!lines.push(chunk, emit)) this.tooLarge("server stderr");

@@ -41,7 +41,7 @@ describe("the one gate pipeline", () => {
     const asked = gateAnswer(facts("confirm", "strict"), true);
     expect(asked.action).toBe("ask");
     if (asked.action !== "ask") return;
-    expect(asked.question).toContain('allow "write_file"?');
+    expect(asked.question).toContain('allow this call to "write_file"?');
     expect(await asked.settle("accept")).toMatchObject({ action: "forward", outcome: "ask-accepted" });
     for (const [reply, outcome] of [
       ["decline", "ask-declined"],
@@ -55,6 +55,19 @@ describe("the one gate pipeline", () => {
     const nobody = gateAnswer(facts("confirm", "strict"), false);
     expect(nobody).toMatchObject({ action: "refuse", outcome: "ask-unavailable" });
     expect(nobody.action === "refuse" && nobody.text).toContain("This client cannot be asked");
+    // A question too long to read whole is not put, even to a client that can be asked.
+    const long = facts("confirm", "strict");
+    long.decision.effects = [
+      {
+        operation: "exec",
+        kind: "command",
+        at: "arguments.command",
+        spelled: `make ${"x".repeat(17 * 1024)}; touch PAYLOAD`,
+      },
+    ];
+    const tooLong = gateAnswer(long, true);
+    expect(tooLong).toMatchObject({ action: "refuse", outcome: "ask-too-long" });
+    expect(tooLong.action === "refuse" && tooLong.text).toContain("too long to show whole");
   });
 
   it("explains a failed pin with the lock and the command that reviews it", () => {

@@ -1,11 +1,6 @@
 // The refusal texts word for word: the model and the user read them, so every sentence is pinned.
 import { describe, expect, it } from "vitest";
-import {
-  askText,
-  checkCommand,
-  refusalText,
-  type RefusalFacts,
-} from "../../../src/core/gate/refusal-text.js";
+import { checkCommand, refusalText, type RefusalFacts } from "../../../src/core/gate/refusal-text.js";
 import type { Decision } from "../../../src/core/types.js";
 
 const deny: Decision = {
@@ -105,7 +100,7 @@ describe("refusalText", () => {
   });
 });
 
-describe("checkCommand and askText", () => {
+describe("checkCommand", () => {
   it("builds pasteable check commands per method", () => {
     expect(checkCommand({ ...facts, method: "resources/read", params: { uri: "file:///x" } })).toBe(
       `effectgate check --method resources/read --args '{"uri":"file:///x"}'`,
@@ -128,14 +123,14 @@ describe("checkCommand and askText", () => {
     expect(checkCommand({ ...facts, tainted: false })).not.toContain("--tainted");
   });
 
-  it("asks with the reason, rule and policy", () => {
-    expect(askText({ ...facts })).toBe(
-      'effectgate: allow "w"? w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**. Rule: paths.deny ~/.ssh/** (default policy).',
+  it("words a too-long question's refusal and offers enforce", () => {
+    const t = refusalText({ ...facts, kind: "too-long-to-ask", level: "strict" }).split("\n");
+    expect(t[0]).toBe(
+      'effectgate held this call to "w" for the user\'s confirmation: w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**.',
     );
-    expect(
-      askText({ ...facts, policySource: "t.yaml", decision: { ...deny, rule: undefined } as Decision }),
-    ).toBe(
-      'effectgate: allow "w"? w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**. Rule: (none) (t.yaml).',
+    expect(t[1]).toBe(
+      "Its effects are too long to show whole in a question (more than 16384 characters), and a person cannot approve what they cannot read, so the call was refused.",
     );
+    expect(t[4]).toContain("run effectgate with --level enforce");
   });
 });

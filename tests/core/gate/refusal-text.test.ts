@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { askText, checkCommand, refusalText } from "../../../src/core/gate/refusal-text.js";
+import { askQuestion } from "../../../src/core/gate/ask-text.js";
+import { checkCommand, refusalText } from "../../../src/core/gate/refusal-text.js";
 import type { Decision } from "../../../src/core/types.js";
 
 const decision: Decision = {
@@ -85,7 +86,8 @@ describe("refusal text", () => {
   });
 
   it("asks a question that names the tool and the rule", () => {
-    expect(askText(base)).toContain('allow "write_file"?');
-    expect(askText(base)).toContain("paths.deny ~/.ssh/**");
+    const q = askQuestion(base);
+    expect(q.ok && q.text).toContain('allow this call to "write_file"?');
+    expect(q.ok && q.text).toContain("paths.deny ~/.ssh/**");
   });
 });

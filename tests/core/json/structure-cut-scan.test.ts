@@ -16,24 +16,24 @@ import {
 
 /**
  * The strings the content scan reads of an answer, in its order (taint/observe.ts
- * responseWindows: values of `result` then `error`, at most 16 levels down), until `budget`
+ * responseWindows: values of `result` then `error`, at any depth), until `budget`
  * characters as it counts them (each non-empty string one more than its length).
  */
 function scannedPrefix(message: Json, budget: number): string[] {
   const out: string[] = [];
   let used = 0;
-  const walk = (v: Json | undefined, depth: number): void => {
-    if (depth > 16 || used > budget || v === undefined) return;
+  const walk = (v: Json | undefined): void => {
+    if (used > budget || v === undefined) return;
     if (typeof v === "string") {
       if (v.length === 0) return;
       out.push(v);
       used += v.length + 1;
-    } else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+    } else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x);
   };
   if (message !== null && typeof message === "object" && !Array.isArray(message)) {
-    walk(message.result, 0);
-    walk(message.error, 0);
+    walk(message.result);
+    walk(message.error);
   }
   return out;
 }
@@ -74,7 +74,7 @@ const oneArb = fc.oneof(answerArb, reorderedArb);
 const frameArb = fc.oneof(oneArb, fc.array(oneArb, { minLength: 1, maxLength: 3 }));
 
 const scanCut = (budget: number, rest: number): StructureCutOptions & { rest: number } => ({
-  scan: { chars: budget, depth: 16 },
+  scan: { chars: budget },
   rest,
 });
 

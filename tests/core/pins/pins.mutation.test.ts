@@ -93,6 +93,7 @@ describe("pinTool", () => {
       outputSchema: null,
       annotations: null,
       title: null,
+      meta: null,
       hash: canonicalHash({
         name: "t",
         title: null,
@@ -120,9 +121,33 @@ describe("pinTool", () => {
         { ...base, outputSchema: obj },
         { ...base, annotations: {} },
         { ...base, name: "u" },
+        { ...base, _meta: {} },
+        { ...base, _meta: { "ui/resourceUri": "ui://a" } },
       ].map((t) => pin(t).hash),
     );
-    expect(hashes.size).toBe(5);
+    expect(hashes.size).toBe(7);
+  });
+
+  it("pins _meta, and hashes a tool without it as before it was pinned", () => {
+    const meta = { "ui/resourceUri": "ui://app/x", vendor: { hint: 1 } };
+    const p = pin({ ...base, _meta: meta });
+    expect(p.meta).toEqual(meta);
+    expect(pinnedContent(p)).toEqual({
+      name: "t",
+      title: null,
+      description: "d",
+      inputSchema: obj,
+      outputSchema: null,
+      annotations: null,
+      _meta: meta,
+    });
+    expect(pin({ ...base, _meta: null }).hash).toBe(pin(base).hash);
+    expect(pinTool({ ...base, _meta: "x" })).toEqual({
+      ok: false,
+      name: "t",
+      error: '_meta: expected an object, got "x"',
+    });
+    expect(pinTool({ ...base, _Meta: { a: 1 } })).toMatchObject({ ok: false, name: "t" });
   });
 });
 

@@ -117,3 +117,14 @@ describe("statements", () => {
     expect(second.declares.map((d) => d.name)).toEqual(["A", "B"]);
   });
 });
+
+describe("long chains", () => {
+  it("reads a chain of thousands of commands flat, without exhausting the stack", () => {
+    // `a && b && …` nests one list per operator; read recursively, 5,000 of them overflowed.
+    const chain = `${Array.from({ length: 5000 }, (_, i) => `echo ${i} &&`).join(" ")} touch PAYLOAD`;
+    const got = commands(chain);
+    expect(got).toHaveLength(5001);
+    expect(got[0]).toBe("echo | 0");
+    expect(got.at(-1)).toBe("touch | PAYLOAD");
+  });
+});

@@ -182,7 +182,31 @@ describe("scan extent", () => {
         "scan-partial",
         { id: "r-9", scanned: 4 * 1024 * 1024 - 1, of: 5 * 1024 * 1024 + 4, layersLeft: 0, revealCapped: 0 },
       ],
+      // What was not scanned counts as untrusted, and the log says why (issue 17, breach 3).
+      [
+        "taint",
+        {
+          id: "r-9",
+          by: "read_text_file",
+          reason: "unscanned",
+          why: `the content scan read ${4 * 1024 * 1024 - 1} of ${5 * 1024 * 1024 + 4} characters of text; what it did not read counts as untrusted`,
+        },
+      ],
     ]);
+  });
+
+  it("taints the session when the frame was cut before the scan's share was kept", async () => {
+    const { ctx, seen } = ctxOf();
+    const g = gateAt("enforce");
+    const request = { method: "tools/call", id: 4, params: call("read_text_file", { path: "a.txt" }) };
+    const response = { jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "ok" }] } };
+    await g.observe?.({ request, response, cut: true, scanCut: true }, ctx);
+    expect(seen.log.map(([ev, d]) => [ev, d["frameCut"] ?? d["reason"]])).toEqual([
+      ["scan-partial", true],
+      ["taint", "unscanned"],
+    ]);
+    const a = await g.judge(held("bash", { command: "make" }), ctx);
+    expect(a.action).toBe("refuse");
   });
 });
 

@@ -1,0 +1,140 @@
+// The strict question word for word (issue 17): every effect whole, every untrusted character
+// visible, and a question too long to read whole not asked at all.
+import { describe, expect, it } from "vitest";
+import { askQuestion, effectLines, MAX_QUESTION_CHARS } from "../../../src/core/gate/ask-text.js";
+import type { Decision, Effect } from "../../../src/core/types.js";
+
+const cmd = (spelled: string): Effect => ({ operation: "exec", kind: "command", at: "arguments", spelled });
+const decision = (effects: Effect[], extra: Partial<Decision> = {}): Decision => ({
+  verdict: "confirm",
+  rule: "exec *command*",
+  reason: "run_command runs commands; exec.action is confirm",
+  effects,
+  tainted: false,
+  ...extra,
+});
+const ask = (d: Decision, policySource = "default") =>
+  askQuestion({ method: "tools/call", params: { name: "run_command" }, decision: d, policySource });
+
+describe("effectLines", () => {
+  it("shows each kind of effect, the spelling when it differs, and each once", () => {
+    expect(
+      effectLines([
+        cmd("make"),
+        { operation: "write", kind: "path", at: "a", spelled: "~/x", canonical: "/h/x" },
+        { operation: "read", kind: "path", at: "b", spelled: "/h/y", canonical: "/h/y" },
+        { operation: "exec", kind: "path", at: "c", spelled: "s.sh" },
+        { operation: "read", kind: "url", at: "d", spelled: "https://e.example/" },
+        { operation: "write", kind: "path", at: "e", spelled: "/h/x", canonical: "/h/x" },
+        cmd("make"),
+      ]),
+    ).toEqual([
+      "- run this command:\n    make",
+      "- write /h/x (spelled ~/x)",
+      "- read /h/y",
+      "- run s.sh",
+      "- fetch https://e.example/",
+    ]);
+  });
+
+  it("says where sent data goes, in words and as the call spelled it, escaped", () => {
+    const send = (spelled: string, destination?: Effect["destination"]): Effect => ({
+      operation: "send",
+      kind: "egress",
+      at: "arguments.to",
+      spelled,
+      ...(destination ? { destination } : {}),
+    });
+    expect(
+      effectLines([
+        send("attacker.example", { host: "attacker.example" }),
+        send("https://h.example:8443/x", { host: "h.example", port: 8443 }),
+        send("#ops\u202e", { service: "slack", recipient: "#ops\u202e" }),
+        send("nowhere"),
+      ]),
+    ).toEqual([
+      "- send data to attacker.example",
+      "- send data to h.example:8443 (spelled https://h.example:8443/x)",
+      "- send data to #ops\\u202e on slack (spelled #ops\\u202e)",
+      "- send data to nowhere",
+    ]);
+  });
+
+  it("keeps a read and a write of one path apart", () => {
+    const p = (operation: Effect["operation"]): Effect => ({
+      operation,
+      kind: "path",
+      at: "a",
+      spelled: "/p",
+    });
+    expect(effectLines([p("read"), p("write")])).toEqual(["- read /p", "- write /p"]);
+  });
+});
+
+describe("askQuestion", () => {
+  it("shows a long command whole: what follows a long build line is seen", () => {
+    const long = `${"npm run build -- --verbose ".repeat(20)}; touch PAYLOAD`;
+    const q = ask(decision([cmd(long)]));
+    expect(q).toEqual({
+      ok: true,
+      text: [
+        'effectgate: allow this call to "run_command"? It would:',
+        "- run this command:",
+        `    ${long}`,
+        "Rule: exec *command*.",
+        "Policy: the default policy.",
+      ].join("\n"),
+    });
+  });
+
+  it("escapes bidi, controls, line breaks and backslashes from the call", () => {
+    const q = ask(
+      decision([cmd("ls \u202edm.\u2066x\nrm -rf ~\\x1b")], { tainted: true }),
+      "/p/\u0085t.yaml",
+    );
+    expect(q.ok && q.text.split("\n")).toEqual([
+      'effectgate: allow this call to "run_command"? It would:',
+      "- run this command:",
+      "    ls \\u202edm.\\u2066x\\nrm -rf ~\\\\x1b",
+      "Rule: exec *command*. The session has taken in untrusted content.",
+      "Policy: /p/\\x85t.yaml.",
+    ]);
+  });
+
+  it("names the resource of a read and says when a call names nothing", () => {
+    const q = askQuestion({
+      method: "resources/read",
+      params: { uri: "file:///\u202ex" },
+      decision: decision([], { rule: undefined }),
+      policySource: "default",
+    });
+    expect(q.ok && q.text.split("\n")).toEqual([
+      'effectgate: allow this call to "file:///\\u202ex"? It would:',
+      "- (it names no path, command or address)",
+      "Rule: (none).",
+      "Policy: the default policy.",
+    ]);
+    const first = (method: string, params: unknown) => {
+      const q2 = askQuestion({ method, params, decision: decision([]), policySource: "x" });
+      return q2.ok && q2.text.split("\n")[0];
+    };
+    const head = (s: string) => `effectgate: allow this call to "${s}"? It would:`;
+    expect(first("prompts/get", 3)).toBe(head("prompts/get"));
+    expect(first("prompts/get", null)).toBe(head("prompts/get"));
+    expect(first("prompts/get", { name: "p", uri: "u" })).toBe(head("p"));
+    expect(first("resources/read", { name: "p", uri: 5 })).toBe(head("p"));
+    expect(first("resources/read", { uri: 5 })).toBe(head("resources/read"));
+  });
+
+  it("is not asked when it would be longer than a question may be", () => {
+    const head = 'effectgate: allow this call to "run_command"? It would:\n- run this command:\n    ';
+    const tail = "\nRule: exec *command*.";
+    const fits = "x".repeat(MAX_QUESTION_CHARS - head.length - tail.length);
+    expect(ask(decision([cmd(fits)])).ok).toBe(true);
+    expect(ask(decision([cmd(`${fits}y`)]))).toEqual({ ok: false, chars: MAX_QUESTION_CHARS + 1 });
+    // Escapes count as shown: a command of controls grows four times.
+    expect(ask(decision([cmd("\u0001".repeat(MAX_QUESTION_CHARS / 4))])).ok).toBe(false);
+    // The policy's name does not count: it is the user's own.
+    expect(ask(decision([cmd(fits)]), "p".repeat(100)).ok).toBe(true);
+  });
+});
