@@ -2,26 +2,20 @@
  * Builds the judges for one relay session from the command-line choices: the policy (the
  * shipped default when none is named), the level (flag, else the policy's `mode:`, else
  * observe — the flag wins in both directions), and the pin gate when a lock is given.
- * Any problem with the policy or the lock throws ConfigError (exit 78) before the server starts.
+ *
+ * Two steps, so that the relay can start the server between them (docs/decisions/0107): first
+ * everything that can be wrong (readGateSettings: the policy, the lock), which throws
+ * ConfigError (exit 78) before the server starts; then the judges (buildGate), which cannot fail
+ * on a user's file and load while the server starts.
  */
+import { join } from "node:path";
 import type { Gate } from "../../core/gate/gate.js";
-import { identityFor } from "../../core/pins/lock.js";
 import type { Level } from "../../core/types.js";
-import { createSessionJudge } from "../../core/judge/session.js";
+import type { PlatformProfile } from "../../core/paths/api.js";
+import type { LoadedPolicy } from "../../core/policy/compile.js";
 import { GlobSet } from "../../core/policy/globs.js";
 import { currentProfile } from "../../platform/profile.js";
-import { clientProcessKey } from "../../platform/client-process.js";
-import { effectgateHome } from "../../platform/home.js";
-import { createFsResolver } from "../../platform/resolver.js";
-import { serverFolders } from "../../platform/server-folders.js";
-import { ownFiles } from "./own-files.js";
-import { join } from "node:path";
-import { chainGates } from "./gate-chain.js";
-import { createNameGate } from "./name-gate.js";
-import { createPinGate, pinnedNames } from "./pin-gate.js";
-import { readPolicy } from "../../config/policy-file.js";
-import { createPolicyGate } from "./policy-gate.js";
-import { fileTaintStore, sweepExpiredTaint, withSharedTaint } from "./shared-taint.js";
+import { readPrecompiledDefault } from "../../config/default-policy.js";
 
 export interface BuildGateOptions {
   policy?: string;
@@ -36,43 +30,93 @@ export interface BuildGateOptions {
   off: boolean;
 }
 
-export interface BuiltGate {
-  gate: Gate | undefined;
+/** What the choices say before any judge exists: enough to start the server. */
+export interface GateSettings {
   level: Level;
   from: "flag" | "policy" | "default" | "off";
   policy: { source: string; sha256: string } | null;
   lock: string | null;
   /** Whether a variable must be removed from the server's environment (policy `env.deny` globs). */
   envDeny: (name: string) => boolean;
+  /** Absent when every check is off. */
+  read?: {
+    profile: PlatformProfile;
+    compiled: LoadedPolicy;
+    pins: Gate | undefined;
+    /** The tool names the lock pins for this server (the name gate's exceptions). */
+    pinned: Set<string> | undefined;
+  };
 }
 
-export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
+export interface BuiltGate extends GateSettings {
+  gate: Gate | undefined;
+}
+
+/** The policy and the lock, read and checked. Throws ConfigError for either. */
+export async function readGateSettings(opts: BuildGateOptions): Promise<GateSettings> {
   await Promise.resolve();
   // EFFECTGATE_OFF was read before this point; with it no policy or lock file is even opened.
-  if (opts.off)
-    return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
+  if (opts.off) return { level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
 
   const profile = currentProfile(opts.cwd);
-  const policy = readPolicy(opts.policy, profile);
-  const level: Level = opts.level ?? policy.mode ?? "observe";
-  const from = opts.level ? "flag" : policy.mode ? "policy" : "default";
-
-  const gates: Gate[] = [];
+  const compiled = await policyFor(opts.policy, profile);
+  const level: Level = opts.level ?? compiled.mode ?? "observe";
+  const from = opts.level ? "flag" : compiled.mode ? "policy" : "default";
+  let pins: Gate | undefined;
+  let pinned: Set<string> | undefined;
   if (opts.lock !== undefined) {
-    gates.push(
-      createPinGate({
-        lockPath: opts.lock,
-        identity: identityFor(opts.name, opts.serverArgv),
-        level,
-        serverArgv: opts.serverArgv,
-      }),
-    );
+    // Pins, the lock's reader and its schema load only for a relay that checks a lock.
+    const [{ createPinGate, pinnedNames }, { identityFor }] = await Promise.all([
+      import("./pin-gate.js"),
+      import("../../core/pins/lock.js"),
+    ]);
+    const identity = identityFor(opts.name, opts.serverArgv);
+    pins = createPinGate({ lockPath: opts.lock, identity, level, serverArgv: opts.serverArgv });
+    pinned = pinnedNames(opts.lock, identity);
   }
-  const identity = identityFor(opts.name, opts.serverArgv);
+  return {
+    level,
+    from,
+    policy: { source: compiled.source, sha256: compiled.sha256 },
+    lock: opts.lock ?? null,
+    envDeny: envDenier(compiled.envDeny),
+    read: { profile, compiled, pins, pinned },
+  };
+}
+
+/** The gate chain: pins first, then the policy; none when every check is off. */
+export async function buildGate(opts: BuildGateOptions, given?: GateSettings): Promise<BuiltGate> {
+  const settings = given ?? (await readGateSettings(opts));
+  if (settings.read === undefined) return { ...settings, gate: undefined };
+  const { profile, compiled: policy, pins, pinned } = settings.read;
+  const [
+    { createSessionJudge },
+    { clientProcessKey },
+    { effectgateHome },
+    { createFsResolver },
+    { serverFolders },
+    { ownFiles },
+    { chainGates },
+    { createNameGate },
+    { createPolicyGate },
+    { fileTaintStore, sweepExpiredTaint, withSharedTaint },
+  ] = await Promise.all([
+    import("../../core/judge/session.js"),
+    import("../../platform/client-process.js"),
+    import("../../platform/home.js"),
+    import("../../platform/resolver.js"),
+    import("../../platform/server-folders.js"),
+    import("./own-files.js"),
+    import("./gate-chain.js"),
+    import("./name-gate.js"),
+    import("./policy-gate.js"),
+    import("./shared-taint.js"),
+  ]);
+  const gates: Gate[] = pins === undefined ? [] : [pins];
   gates.push(
     createNameGate({
-      level,
-      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity), lockPath: opts.lock }),
+      level: settings.level,
+      ...(opts.lock === undefined || pinned === undefined ? {} : { pinned, lockPath: opts.lock }),
       approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
     }),
   );
@@ -100,17 +144,24 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
   sweepExpiredTaint(taintDir);
   const judge = withSharedTaint(ownJudge, fileTaintStore(taintDir, clientProcessKey()), opts.name);
   gates.push(
-    createPolicyGate({ judge, level, policySource: policy.source, forgetFiles: () => resolver.forget() }),
+    createPolicyGate({
+      judge,
+      level: settings.level,
+      policySource: policy.source,
+      forgetFiles: () => resolver.forget(),
+    }),
   );
+  return { ...settings, gate: chainGates(gates) };
+}
 
-  return {
-    gate: chainGates(gates),
-    level,
-    from,
-    policy: { source: policy.source, sha256: policy.sha256 },
-    lock: opts.lock ?? null,
-    envDeny: envDenier(policy.envDeny),
-  };
+/**
+ * The policy to judge with. The shipped default comes from the document kept at build time when
+ * it matches the YAML's bytes; any other policy, and a default that does not match, is read by
+ * the loader with every check (which brings the YAML parser and the schema library with it).
+ */
+async function policyFor(spec: string | undefined, profile: PlatformProfile): Promise<LoadedPolicy> {
+  const kept = spec === undefined || spec === "default" ? readPrecompiledDefault(profile) : undefined;
+  return kept ?? (await import("../../config/policy-file.js")).readPolicy(spec, profile);
 }
 
 /** `env.deny` holds name globs (`*_TOKEN`), matched without regard to case like every name glob. */

@@ -103,6 +103,33 @@ export async function spawnServer(
   return child;
 }
 
+/** A server started for a relay, with what was kept from its environment and how it ended. */
+export interface StartedServer {
+  child: ServerProcess;
+  removed: string[];
+  /** Listened for from the start: a server may exit before the session is ready for it. */
+  exit: Promise<[number | null, NodeJS.Signals | null]>;
+  /** Errors the process raised before the session listened (the session logs them). */
+  early: Error[];
+}
+
+/** Starts the server with our environment less the denied names; rejects with CannotStartError. */
+export async function startServer(o: {
+  serverArgv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  envDeny?: readonly string[] | ((name: string) => boolean);
+  cwd: string;
+}): Promise<StartedServer> {
+  const { env, removed } = serverEnv(o.env, o.envDeny);
+  const child = await spawnServer(o.serverArgv, env, o.cwd, true);
+  const exit = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once("exit", (code, signal) => resolve([code, signal])),
+  );
+  const early: Error[] = [];
+  child.on("error", (err) => early.push(err));
+  return { child, removed, exit, early };
+}
+
 /**
  * Sends `sig` to the process group of a server spawned with `ownGroup` (POSIX), else to the
  * server alone. Returns whether any process received it. The group outlives its leader while
