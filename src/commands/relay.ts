@@ -10,11 +10,9 @@ import type { Level } from "../core/types.js";
 import type { SessionLog } from "../log/writer.js";
 import { hasEarlierSession } from "../log/earlier-session.js";
 import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../core/gate/observe-notice.js";
-import { buildGate, readGateSettings } from "../relay/gates/build-gates.js";
-import { isOffValue } from "../relay/gates/off-switch.js";
+import { isOffValue, OFF_SETTINGS } from "../relay/gates/off-switch.js";
 import { signalServer, startServer } from "../relay/process/spawn-server.js";
 import type { StartupFailure } from "../core/wire/startup-answer.js";
-import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -136,7 +134,9 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     off,
   };
   // Everything that can be wrong with the choices is found before the server starts (exit 78).
-  const settings = await readGateSettings(gateOptions);
+  // The policy's modules load only when there is a policy to judge with.
+  const gates = off ? null : await import("../relay/gates/build-gates.js");
+  const settings = gates ? await gates.readGateSettings(gateOptions) : OFF_SETTINGS;
   // Then the server starts, and the judges, the log and the worker load while it does
   // (docs/decisions/0107-start-up-path.md). Its bytes wait in the pipes until the relay reads.
   const server = startServer({ serverArgv: parsed.server, env: process.env, envDeny: settings.envDeny, cwd });
@@ -163,7 +163,11 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     import("../relay/session/relay.js"),
     import("../log/writer.js"),
     settings.level === "observe" && !off
-      ? import("../relay/session/worker-frames.js").then(async ({ startShadow }) =>
+      ? Promise.all([
+          import("../relay/session/worker-frames.js"),
+          // After the server's start: the frame reader's module brings a dozen with it.
+          import("../core/framing/line-splitter.js"),
+        ]).then(async ([{ startShadow }, { MAX_FRAME_BYTES }]) =>
           startShadow(
             {
               gate: gateOptions,
@@ -179,7 +183,8 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   ]).then(async ([relayModule, writer, shadow]) => {
     // Without a worker (checks on at enforce or strict, or a worker that could not start) the
     // judges are built here.
-    const built = shadow || off ? { ...settings, gate: undefined } : await buildGate(gateOptions, settings);
+    const built =
+      shadow || !gates ? { ...settings, gate: undefined } : await gates.buildGate(gateOptions, settings);
     return { runRelay: relayModule.runRelay, openSessionLog: writer.openSessionLog, shadow, built };
   });
   // Nothing may outlive a relay that stops here: the server is in a process group of its own.

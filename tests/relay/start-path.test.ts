@@ -75,6 +75,17 @@ describe("starting the relay with the default policy", () => {
     });
   }
 
+  it("EFFECTGATE_OFF=1: loads no policy, judge-building or worker module (the kill switch is the cheapest start)", async () => {
+    const r = await run([], testEnv({ EFFECTGATE_OFF: "1" }), echo);
+    expect(r.stdout).toContain('"id":0');
+    const policyWork =
+      /\/dist\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js)/;
+    expect(r.loaded.filter((u) => policyWork.test(u))).toEqual([]);
+    // The same hook sees them at enforce, so the test can fail.
+    const on = await run(["--level", "enforce"], testEnv(), echo);
+    expect(on.loaded.filter((u) => policyWork.test(u)).length).toBeGreaterThan(0);
+  });
+
   it("a policy file is still read with the YAML parser and the schema", async () => {
     const dir = tempDir("eg-start-policy-");
     const policy = join(dir, "p.yaml");

@@ -16,6 +16,7 @@ import type { LoadedPolicy } from "../../core/policy/compile.js";
 import { GlobSet } from "../../core/policy/globs.js";
 import { currentProfile } from "../../platform/profile.js";
 import { readPrecompiledDefault } from "../../config/default-policy.js";
+import { OFF_SETTINGS } from "./off-switch.js";
 
 export interface BuildGateOptions {
   policy?: string;
@@ -56,7 +57,7 @@ export interface BuiltGate extends GateSettings {
 export async function readGateSettings(opts: BuildGateOptions): Promise<GateSettings> {
   await Promise.resolve();
   // EFFECTGATE_OFF was read before this point; with it no policy or lock file is even opened.
-  if (opts.off) return { level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
+  if (opts.off) return OFF_SETTINGS;
 
   const profile = currentProfile(opts.cwd);
   const compiled = await policyFor(opts.policy, profile);
