@@ -7,7 +7,7 @@ import { outcomeFor } from "../core/gate/levels.js";
 import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
 import { readClientFrame } from "../core/wire/client-frame.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
-import { readPolicy } from "../config/policy-file.js";
+import { policyFor } from "../config/policy-for.js";
 import { describeDestination } from "../core/net/destination-text.js";
 import { hostClass } from "../core/net/host.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
@@ -207,7 +207,7 @@ async function check(o: Options): Promise<number> {
   const problem = call.problem;
 
   const { profile, resolver } = profileFor(platform, o.home, o.cwd);
-  const policy = readPolicy(o.policy, profile);
+  const policy = await policyFor(o.policy, profile);
   // The files a relay with these options would use, on this machine (decision 0068).
   const own =
     platform === currentPlatform()

@@ -1,9 +1,10 @@
 // Black-box: what the BUILT relay loads to start, and a server that is gone before the relay is
 // ready for it (the server starts while the judges load, docs/decisions/0107-start-up-path.md).
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { moduleListHook } from "../helpers/module-list.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
@@ -22,19 +23,7 @@ function run(
   server: string[],
 ): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
   const dir = tempDir("eg-start-");
-  const list = join(dir, "loaded.txt");
-  const hook = join(dir, "hook.mjs");
-  writeFileSync(
-    hook,
-    `import { register } from "node:module";\n` +
-      `register("data:text/javascript," + encodeURIComponent(${JSON.stringify(
-        `import { appendFileSync } from "node:fs";\n` +
-          `export async function load(url, context, next) {\n` +
-          `  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(list)}, url + "\\n");\n` +
-          `  return next(url, context);\n}\n`,
-      )}));\n`,
-  );
-  writeFileSync(list, "");
+  const { hook, loaded } = moduleListHook(dir);
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -50,9 +39,7 @@ function run(
       if (stdout.includes("\n")) child.stdin.end();
     });
     child.stdin.write(INIT);
-    child.on("exit", (code) =>
-      resolve({ code, stdout, loaded: readFileSync(list, "utf8").split("\n").filter(Boolean) }),
-    );
+    child.on("exit", (code) => resolve({ code, stdout, loaded: loaded() }));
   });
 }
 

@@ -15,7 +15,7 @@ import type { PlatformProfile } from "../../core/paths/api.js";
 import type { LoadedPolicy } from "../../core/policy/compile.js";
 import { GlobSet } from "../../core/policy/globs.js";
 import { currentProfile } from "../../platform/profile.js";
-import { readPrecompiledDefault } from "../../config/default-policy.js";
+import { policyFor } from "../../config/policy-for.js";
 import { OFF_SETTINGS } from "./off-switch.js";
 
 export interface BuildGateOptions {
@@ -153,16 +153,6 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
     }),
   );
   return { ...settings, gate: chainGates(gates) };
-}
-
-/**
- * The policy to judge with. The shipped default comes from the document kept at build time when
- * it matches the YAML's bytes; any other policy, and a default that does not match, is read by
- * the loader with every check (which brings the YAML parser and the schema library with it).
- */
-async function policyFor(spec: string | undefined, profile: PlatformProfile): Promise<LoadedPolicy> {
-  const kept = spec === undefined || spec === "default" ? readPrecompiledDefault(profile) : undefined;
-  return kept ?? (await import("../../config/policy-file.js")).readPolicy(spec, profile);
 }
 
 /** `env.deny` holds name globs (`*_TOKEN`), matched without regard to case like every name glob. */
