@@ -104,15 +104,19 @@ export async function run({ root, env: given }) {
 
   const direct = p50(seen.direct);
   console.log(
-    `\n| start-up, p50 of ${STARTS} starts taking turns (ms) | p50 | added over direct | target: added ≤ ${TARGET_ADDED_MS} ms |`,
+    `\n| start-up, p50 of ${STARTS} starts taking turns (ms) | p50 | added over direct | added over the bare relay | target: added over direct ≤ ${TARGET_ADDED_MS} ms |`,
   );
-  console.log("|---|---|---|---|");
+  console.log("|---|---|---|---|---|");
+  // The bare relay's own distance from direct is what any relay written in Node pays: one more
+  // Node start. The column beside it is what effectgate adds on top of that.
+  const bareRelay = p50(seen["bare relay"]);
   for (const [name] of starts) {
     const mid = p50(seen[name]);
     const added = mid - direct;
     const verdict = name === "direct" ? "—" : added <= TARGET_ADDED_MS ? "met" : "missed";
+    const overBare = name === "direct" || name === "bare relay" ? "—" : fmt(mid - bareRelay);
     console.log(
-      `| spawn → initialize answer, ${name} | ${fmt(mid)} | ${name === "direct" ? "—" : fmt(added)} | ${verdict} |`,
+      `| spawn → initialize answer, ${name} | ${fmt(mid)} | ${name === "direct" ? "—" : fmt(added)} | ${overBare} | ${verdict} |`,
     );
   }
   const bare = p50(seen["node -e 0"]);
