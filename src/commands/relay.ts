@@ -139,7 +139,14 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   const settings = gates ? await gates.readGateSettings(gateOptions) : OFF_SETTINGS;
   // Then the server starts, and the judges, the log and the worker load while it does
   // (docs/decisions/0107-start-up-path.md). Its bytes wait in the pipes until the relay reads.
-  const server = startServer({ serverArgv: parsed.server, env: process.env, envDeny: settings.envDeny, cwd });
+  // Signals that arrive from here on are held and passed on once the session starts.
+  const server = startServer({
+    serverArgv: parsed.server,
+    env: process.env,
+    envDeny: settings.envDeny,
+    cwd,
+    forwardSignals: true,
+  });
   server.catch(() => undefined); // thrown where runRelay awaits it, once the log is open
   const logDir = sessionDir(parsed.logDir, process.env);
   const name = parsed.name ?? null;

@@ -25,8 +25,10 @@ import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
 import {
   signalServer,
+  FORWARDED_SIGNALS,
   startServer,
   stopLeftovers,
+  takeServerPipes,
   type ServerProcess,
   type StartedServer,
 } from "../process/spawn-server.js";
@@ -84,16 +86,18 @@ export interface RelayResult {
   stats: RelayStats;
 }
 
-const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
-  const { child, removed, exit, early } = await (o.server ?? startServer(o));
+  const started = await (o.server ?? startServer(o));
+  const { child, removed, exit, early } = started;
   if (removed.length > 0) o.log.event("env-deny", { removed });
   o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
   if (child.pid !== undefined) o.onSpawn?.(child.pid);
   child.removeAllListeners("error");
   for (const err of early) o.log.event("server-error", { error: err.message });
-  return new Promise((resolve) => new Session(o, child, exit, resolve).start());
+  return new Promise((resolve) => {
+    new Session(o, child, exit, resolve).start(started.signals);
+    started.stopHolding();
+  });
 }
 
 class Session {
@@ -160,7 +164,8 @@ class Session {
         });
   }
 
-  start(): void {
+  /** `signals`: those the relay received while it loaded, after the server had started. */
+  start(signals: readonly NodeJS.Signals[] = []): void {
     const { o, child, frames } = this;
     const pass = this.passThrough;
     o.input.on("data", (chunk: Buffer) => {
@@ -175,6 +180,7 @@ class Session {
     o.input.once("end", ended);
     o.input.once("close", ended);
     o.input.once("error", ended);
+    takeServerPipes(child);
     child.stdout.on("data", (chunk: Buffer) => {
       if (pass && !frames.overflowed("server")) this.toClient.write(chunk);
       if (!frames.push("server", chunk)) this.tooLarge("server");
@@ -186,6 +192,7 @@ class Session {
     void this.exit.then(([code, signal]) => this.serverExited(code, signal));
     process.once("exit", this.killOnExit);
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
+    if (o.forwardSignals) for (const sig of signals) this.signalled(sig);
   }
 
   /** The server's stderr goes to ours line by line (never torn mid-line) and into the log. */
