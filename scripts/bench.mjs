@@ -367,6 +367,9 @@ for (const dir of SHAPES)
     `| peak RSS, ${shapeNames[dir]} (MiB) | — | ${fmt(mem["bare relay"][dir] / MiB)} | ${fmt(mem.effectgate[dir] / MiB)} | ${(mem.effectgate[dir] / frame).toFixed(2)}× frame (target < 4×) |`,
   );
 
+// Start-up: spawn to the answer of initialize at every level, and the short commands (issue 20).
+await (await import(join(here, "bench", "startup.mjs"))).run({ root, env });
+
 const extras = await import(join(here, "bench", "extra-rows.mjs")).catch(() => undefined);
 if (extras) await extras.run({ root, env, home });
 

@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../core/errors.js";
 import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
+import { runsCommands } from "../core/effects/tool-table.js";
 import { commandLines } from "../core/judge/command-lines.js";
 import { escapeUntrusted } from "../core/text/terminal-text.js";
 import { createSessionJudge } from "../core/judge/session.js";
@@ -10,7 +11,7 @@ import { outcomeFor } from "../core/gate/levels.js";
 import type { PathResolver, PlatformProfile } from "../core/paths/api.js";
 import { readClientFrame } from "../core/wire/client-frame.js";
 import { LEVELS, type Level, type Platform } from "../core/types.js";
-import { readPolicy } from "../config/policy-file.js";
+import { policyFor } from "../config/policy-for.js";
 import { describeDestination } from "../core/net/destination-text.js";
 import { hostClass } from "../core/net/host.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
@@ -210,7 +211,7 @@ async function check(o: Options): Promise<number> {
   const problem = call.problem;
 
   const { profile, resolver } = profileFor(platform, o.home, o.cwd);
-  const policy = readPolicy(o.policy, profile);
+  const policy = await policyFor(o.policy, profile);
   // The files a relay with these options would use, on this machine (decision 0068).
   const own =
     platform === currentPlatform()
@@ -225,7 +226,8 @@ async function check(o: Options): Promise<number> {
           resolver,
         )
       : [];
-  await loadShellKit();
+  // The grammar (and the catalogue's YAML) only for a tool that runs commands: check starts fast.
+  if (o.tool !== undefined && runsCommands(policy, o.tool)) await loadShellKit();
   const judge = createSessionJudge(
     policy,
     { profile, resolver, own, shell: loadedShellKit },

@@ -4,20 +4,15 @@
  * session log and hands process.stdin/stdout to the relay.
  */
 import { keepSetting, pruneSessions } from "../log/retention.js";
-import { defaultSessionsDir } from "../log/reader.js";
+import { defaultSessionsDir } from "../log/naming.js";
 import { CannotStartError, ConfigError, EXIT, formatProblem, UsageError } from "../core/errors.js";
-import { nothingRefused } from "../core/gate/gate.js";
 import type { Level } from "../core/types.js";
-import { openSessionLog, type SessionLog } from "../log/writer.js";
+import type { SessionLog } from "../log/writer.js";
 import { hasEarlierSession } from "../log/earlier-session.js";
 import { observeNotice, RELAY_HOW_TO_ENFORCE } from "../core/gate/observe-notice.js";
-import { buildGate } from "../relay/gates/build-gates.js";
-import { isOffValue } from "../relay/gates/off-switch.js";
-import { runRelay } from "../relay/session/relay.js";
-import { startShadow, type Shadow } from "../relay/session/worker-frames.js";
-import { answerFirstRequest } from "../relay/session/startup-failure.js";
+import { isOffValue, OFF_SETTINGS } from "../relay/gates/off-switch.js";
+import { signalServer, startServer } from "../relay/process/spawn-server.js";
 import type { StartupFailure } from "../core/wire/startup-answer.js";
-import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -108,6 +103,8 @@ export async function answeringStartFailures(start: () => Promise<number>): Prom
   } catch (err) {
     const failure = startupFailureOf(err);
     if (failure) {
+      // Loaded only when a start fails: no relay that starts pays for it.
+      const { answerFirstRequest } = await import("../relay/session/startup-failure.js");
       await answerFirstRequest({ input: process.stdin, output: process.stdout }, failure);
       process.stdin.destroy();
     }
@@ -136,7 +133,21 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     cwd,
     off,
   };
-  const built = await buildGate(gateOptions);
+  // Everything that can be wrong with the choices is found before the server starts (exit 78).
+  // The policy's modules load only when there is a policy to judge with.
+  const gates = off ? null : await import("../relay/gates/build-gates.js");
+  const settings = gates ? await gates.readGateSettings(gateOptions) : OFF_SETTINGS;
+  // Then the server starts, and the judges, the log and the worker load while it does
+  // (docs/decisions/0107-start-up-path.md). Its bytes wait in the pipes until the relay reads.
+  // Signals that arrive from here on are held and passed on once the session starts.
+  const server = startServer({
+    serverArgv: parsed.server,
+    env: process.env,
+    envDeny: settings.envDeny,
+    cwd,
+    forwardSignals: true,
+  });
+  server.catch(() => undefined); // thrown where runRelay awaits it, once the log is open
   const logDir = sessionDir(parsed.logDir, process.env);
   const name = parsed.name ?? null;
   const header = {
@@ -151,21 +162,41 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   // Checked before this session's own log exists; said once the server runs, so that a server
   // that cannot start is the only thing said.
-  const firstAtObserve = !off && built.level === "observe" && !hasEarlierSession(logDir, name);
-  // When nothing can be refused, a worker thread reads the frames and the log is its own
-  // (docs/decisions/0050-observe-work-in-a-worker.md); otherwise everything happens here.
-  const shadow: Shadow | null = nothingRefused(built.gate)
-    ? await startShadow(
-        {
-          gate: gateOptions,
-          level: built.level,
-          log: { dir: logDir, name },
-          header,
-          maxFrameBytes: MAX_FRAME_BYTES,
-        },
-        say,
-      )
-    : null;
+  const firstAtObserve = !off && settings.level === "observe" && !hasEarlierSession(logDir, name);
+  // At observe nothing can be refused: a worker thread reads the frames and the log is its own
+  // (docs/decisions/0050-observe-work-in-a-worker.md); it builds its own judges, so this thread
+  // builds none. With every check off there is nothing to judge and the log stays here.
+  const loaded = Promise.all([
+    import("../relay/session/relay.js"),
+    import("../log/writer.js"),
+    settings.level === "observe" && !off
+      ? Promise.all([
+          import("../relay/session/worker-frames.js"),
+          // After the server's start: the frame reader's module brings a dozen with it.
+          import("../core/framing/line-splitter.js"),
+        ]).then(async ([{ startShadow }, { MAX_FRAME_BYTES }]) =>
+          startShadow(
+            {
+              gate: gateOptions,
+              level: settings.level,
+              log: { dir: logDir, name },
+              header,
+              maxFrameBytes: MAX_FRAME_BYTES,
+            },
+            say,
+          ),
+        )
+      : Promise.resolve(null),
+  ]).then(async ([relayModule, writer, shadow]) => {
+    // Without a worker (checks on at enforce or strict, or a worker that could not start) the
+    // judges are built here.
+    const built =
+      shadow || !gates ? { ...settings, gate: undefined } : await gates.buildGate(gateOptions, settings);
+    return { runRelay: relayModule.runRelay, openSessionLog: writer.openSessionLog, shadow, built };
+  });
+  // Nothing may outlive a relay that stops here: the server is in a process group of its own.
+  loaded.catch(() => server.then((s) => signalServer(s.child, "SIGKILL")).catch(() => undefined));
+  const { runRelay, openSessionLog, shadow, built } = await loaded;
   const local = shadow ? null : openSessionLog({ dir: logDir, name, warn: say });
   local?.header({ ...header, level: built.level, from: built.from, policy: built.policy, lock: built.lock });
   const log = shadow ? shadow.log : (local as SessionLog);
@@ -180,6 +211,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       log,
       env: process.env,
       envDeny: built.envDeny,
+      server,
       cwd,
       forwardSignals: true,
       onSpawn: () => {

@@ -5,7 +5,8 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { recognise } from "../clients/relay-argv.js";
 import { currentLauncher } from "../clients/launcher.js";
 import { snapshot } from "../clients/snapshot.js";
-import { DEFAULT_POLICY_PATH, readPolicy } from "../config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../config/default-policy.js";
+import { readPolicy } from "../config/policy-file.js";
 import { EXIT } from "../core/errors.js";
 import { evaluateBenign, type BenignSession } from "../core/evaluation/benign.js";
 import { createSessionJudge } from "../core/judge/session.js";
@@ -22,7 +23,8 @@ import {
   type StatusReport,
   type WouldRefuse,
 } from "../core/status/report.js";
-import { listLogs, defaultSessionsDir, tryReadLogFile } from "../log/reader.js";
+import { defaultSessionsDir } from "../log/naming.js";
+import { listLogs, tryReadLogFile } from "../log/reader.js";
 import { keepSetting } from "../log/retention.js";
 import { partEntries, sessionParts } from "../log/sessions.js";
 import { machineFacts } from "../platform/client-paths.js";

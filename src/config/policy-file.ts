@@ -2,15 +2,12 @@
 // `--policy` absent or `default` means the policy shipped in the package; anything else is a
 // file path. A file that cannot be read is a configuration error (exit 78), never a fallback.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { ConfigError } from "../core/errors.js";
 import { sha256Hex } from "../core/json/jcs.js";
 import type { PlatformProfile } from "../core/paths/api.js";
 import type { LoadedPolicy } from "../core/policy/compile.js";
 import { loadPolicy } from "../core/policy/load.js";
-
-/** The shipped default: dist/relay/ (or src/relay/ under tests) → <package>/policy/default.yaml. */
-export const DEFAULT_POLICY_PATH = fileURLToPath(new URL("../../policy/default.yaml", import.meta.url));
+import { DEFAULT_POLICY_PATH, readPrecompiledDefault } from "./default-policy.js";
 
 function reasonOf(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -55,6 +52,8 @@ export function readPolicyBytes(path: string, shownAs: string): { text: string; 
  */
 export function readPolicy(spec: string | undefined, profile: PlatformProfile): LoadedPolicy {
   if (spec === undefined || spec === "default") {
+    const kept = readPrecompiledDefault(profile);
+    if (kept !== undefined) return kept;
     const { text, sha256 } = readPolicyBytes(DEFAULT_POLICY_PATH, DEFAULT_POLICY_PATH);
     return loadPolicy(text, "default", sha256, profile);
   }

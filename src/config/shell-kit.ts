@@ -1,8 +1,8 @@
 // The bash grammar and the shipped catalogue, loaded together on first need: a relay in front of
 // a server with no exec tool never loads either (docs/decisions/0078-shell-grammar.md).
+// Both are imported when first needed: the catalogue's reader brings the YAML parser and the
+// schema library, which a relay's start path does without (docs/decisions/0107-start-up-path.md).
 import type { ShellKit } from "../core/policy/api.js";
-import { loadShellParser } from "../platform/shell-parser.js";
-import { readCatalogue } from "./catalogue-file.js";
 
 let kit: ShellKit | undefined;
 let loading: Promise<ShellKit> | undefined;
@@ -11,6 +11,10 @@ let loading: Promise<ShellKit> | undefined;
 export function loadShellKit(): Promise<ShellKit> {
   if (kit !== undefined) return Promise.resolve(kit);
   loading ??= (async () => {
+    const [{ loadShellParser }, { readCatalogue }] = await Promise.all([
+      import("../platform/shell-parser.js"),
+      import("./catalogue-file.js"),
+    ]);
     const parser = await loadShellParser();
     const { programs, variables } = readCatalogue();
     kit = { parser, programs, variables };

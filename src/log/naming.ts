@@ -1,4 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { effectgateHome } from "../platform/home.js";
+
+/** Where sessions are kept: `$EFFECTGATE_HOME/sessions`, else `~/.effectgate/sessions`. */
+export function defaultSessionsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(effectgateHome(env), "sessions");
+}
 
 /**
  * Session-log file names. A plain `ls` must list sessions in the order they started, two runs

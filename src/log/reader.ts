@@ -2,17 +2,11 @@
 // line number, so one torn or foreign line never hides the rest of a log.
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { effectgateHome } from "../platform/home.js";
 import { readFailure } from "./read-failure.js";
 import { RAW_KEY } from "./record-line.js";
 import { LogRecord } from "./records.js";
 
 export type ReadLine = { line: number; record: LogRecord } | { line: number; error: string };
-
-/** Where sessions are kept: `$EFFECTGATE_HOME/sessions`, else `~/.effectgate/sessions`. */
-export function defaultSessionsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(effectgateHome(env), "sessions");
-}
 
 /** Parse one log's text. Blank lines are skipped; a missing final newline is fine. */
 export function parseLogText(text: string): ReadLine[] {

@@ -101,8 +101,9 @@ describe("a rug-pull taints the session", () => {
     await r.c.initialize();
     r.c.send({ jsonrpc: "2.0", id: "list", method: "tools/list" });
     await r.c.answer("list");
-    // run_command is approved and unchanged: clean, exec is a confirm relayed at enforce; tainted, a deny.
-    r.c.call(1, "run_command", { command: "ls" });
+    // run_command is approved and unchanged: clean, a push is the session's own work; tainted, a deny
+    // (commands.sends_if_tainted).
+    r.c.call(1, "run_command", { command: "git push origin main" });
     const answer = await r.c.answer(1);
     r.c.call(2, "canary", {});
     await r.c.answer(2);
@@ -124,7 +125,7 @@ describe("a rug-pull taints the session", () => {
     await r.c.initialize();
     r.c.send({ jsonrpc: "2.0", id: "list", method: "tools/list" });
     await r.c.answer("list");
-    r.c.call(1, "run_command", { command: "ls" });
+    r.c.call(1, "run_command", { command: "git push origin main" });
     expect(isRefusal(await r.c.answer(1))).toBe(false);
     await r.c.close();
     expect(logEvents(r.b, "taint")).toEqual([]);

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { DEFAULT_POLICY_PATH, readPolicy } from "../../src/config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../../src/config/default-policy.js";
+import { readPolicy } from "../../src/config/policy-file.js";
 import { LINUX, useTempHome } from "../helpers/policy.js";
 
 const home = useTempHome();

@@ -75,11 +75,17 @@ describe("shared taint through launchers", () => {
       npxProject(home),
     );
     try {
-      const before = await viaSh.callTool({ name: "run_command", arguments: { command: "npm test" } });
+      const before = await viaSh.callTool({
+        name: "run_command",
+        arguments: { command: "git push origin main" },
+      });
       expect(before.isError).toBeFalsy();
       await web.callTool({ name: "fetch", arguments: { url: "https://example.com/issue/1" } });
       for (const c of [viaSh, viaNpx]) {
-        const after = await c.callTool({ name: "run_command", arguments: { command: "npm test" } });
+        const after = await c.callTool({
+          name: "run_command",
+          arguments: { command: "git push origin main" },
+        });
         expect(after.isError).toBe(true);
         expect(JSON.stringify(after.content)).toContain("untrusted content");
       }

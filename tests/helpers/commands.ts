@@ -5,7 +5,8 @@ import { loadShellKit } from "../../src/config/shell-kit.js";
 import { judgeOf, PROFILE } from "./judge.js";
 import type { PlatformProfile } from "../../src/core/paths/api.js";
 import { loadPolicy } from "../../src/core/policy/load.js";
-import { readPolicyBytes, DEFAULT_POLICY_PATH } from "../../src/config/policy-file.js";
+import { readPolicyBytes } from "../../src/config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../../src/config/default-policy.js";
 import { LEXICAL_ONLY } from "../../src/core/paths/canonical.js";
 import { createSessionJudge } from "../../src/core/judge/session.js";
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { PlatformProfile } from "../../src/core/paths/api.js";
 import { compilePathPattern } from "../../src/core/paths/pattern.js";
 import type { PathList } from "../../src/core/policy/api.js";
-import { DEFAULT_POLICY_PATH, readPolicy } from "../../src/config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../../src/config/default-policy.js";
+import { readPolicy } from "../../src/config/policy-file.js";
 import { PROFILES, useTempHome } from "../helpers/policy.js";
 
 useTempHome();

@@ -9,7 +9,8 @@ import { LEXICAL_ONLY } from "../../src/core/paths/canonical.js";
 import type { PlatformProfile } from "../../src/core/paths/api.js";
 import type { Level, Platform, Verdict } from "../../src/core/types.js";
 import { createPolicyGate } from "../../src/relay/gates/policy-gate.js";
-import { DEFAULT_POLICY_PATH, readPolicy } from "../../src/config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../../src/config/default-policy.js";
+import { readPolicy } from "../../src/config/policy-file.js";
 
 const Case = z.strictObject({
   name: z.string(),

@@ -1,3 +1,4 @@
+import type { CompiledPolicy } from "../policy/api.js";
 import type { Operation } from "../types.js";
 
 /**
@@ -288,4 +289,12 @@ export function verbOperations(tool: string): Operation[] {
   const words = nameWords(tool);
   const readsOnly = words.some((w) => READ_VERBS.has(w)) && !words.some((w) => WRITE_VERBS.has(w));
   return readsOnly ? ["read"] : ["write", "read"];
+}
+
+/**
+ * Whether a call to `tool` may run commands (the exec class, by the policy's globs or the table):
+ * only then is the bash grammar worth loading.
+ */
+export function runsCommands(policy: Pick<CompiledPolicy, "execGlob">, tool: string): boolean {
+  return policy.execGlob(tool) !== undefined || knownTool(tool, {})?.exec === true;
 }

@@ -140,7 +140,14 @@ export function requestEffects(
   const effects = withEgress(shape.subject, shape.args, extraction.effects);
   const opaque =
     method === "tools/call" && execGlob === undefined && knownTool(shape.subject, shape.args) === undefined;
-  const out: RequestEffects = { subject: shape.subject, effects, execGlob, isContainer, args: shape.args, opaque };
+  const out: RequestEffects = {
+    subject: shape.subject,
+    effects,
+    execGlob,
+    isContainer,
+    args: shape.args,
+    opaque,
+  };
   if (extraction.shell !== undefined) out.shell = extraction.shell;
   return out;
 }

@@ -82,7 +82,10 @@ export function createSessionJudge(
     return e;
   };
   /** After an answer: remember where the call went, and what secret file it read. */
-  const rememberAnswer = (request: { method: string; params: unknown }, response: Record<string, unknown>) => {
+  const rememberAnswer = (
+    request: { method: string; params: unknown },
+    response: Record<string, unknown>,
+  ) => {
     if (!["tools/call", "resources/read", "prompts/get"].includes(request.method)) return;
     const found = requestEffects(policy, request.method, request.params, setup());
     if ("error" in found) return;

@@ -349,3 +349,19 @@ function commandsPolicy(
     programs: lists.programs,
   };
 }
+
+/**
+ * A document that was already validated (the shipped default, checked when the package was
+ * built) compiled for `profile`, or undefined when anything in it is a problem on this profile:
+ * the caller then loads the file itself, which reports each problem with its line.
+ */
+export function compileDocument(
+  doc: PolicyDocument,
+  source: string,
+  sha256: string,
+  profile: PlatformProfile,
+): LoadedPolicy | undefined {
+  const { lists, problems } = compileLists(doc, profile);
+  if (problems.length > 0 || crossCheck(doc.exec).length > 0) return undefined;
+  return buildPolicy(doc, lists, source, sha256);
+}

@@ -7,6 +7,7 @@ import type { PlatformProfile } from "../paths/api.js";
 import {
   buildPolicy,
   compileLists,
+  type CompiledLists,
   crossCheck,
   crossCheckCommands,
   section,
@@ -14,7 +15,7 @@ import {
   type PolicyProblem,
 } from "./compile.js";
 import { nearKey } from "./near-key.js";
-import { CommandsSchema, ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema } from "./schema.js";
+import { CommandsSchema, ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema, type PolicyDocument } from "./schema.js";
 import {
   describeFound,
   formatKeyPath,
@@ -78,6 +79,19 @@ export function loadPolicy(
   sha256: string,
   profile: PlatformProfile,
 ): LoadedPolicy {
+  const { doc, lists } = readPolicyDocument(text, source, profile);
+  return buildPolicy(doc, lists, source, sha256);
+}
+
+/**
+ * The validated document of a policy and its lists compiled on `profile`; throws ConfigError
+ * like loadPolicy. The build keeps the shipped default's document (scripts/precompile-policy.mjs).
+ */
+export function readPolicyDocument(
+  text: string,
+  source: string,
+  profile: PlatformProfile,
+): { doc: PolicyDocument; lists: CompiledLists } {
   const tree = readYamlTree(text);
   const problems: Omit<ConfigProblem, "file">[] = tree.problems.map((p) => ({
     line: p.line,
@@ -119,5 +133,5 @@ export function loadPolicy(
   problems.push(...crossCheckCommands(commands.data).map(located));
 
   if (problems.length > 0 || !parsed.success) return fail();
-  return buildPolicy(parsed.data, lists, source, sha256);
+  return { doc: parsed.data, lists };
 }

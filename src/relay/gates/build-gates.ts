@@ -2,30 +2,26 @@
  * Builds the judges for one relay session from the command-line choices: the policy (the
  * shipped default when none is named), the level (flag, else the policy's `mode:`, else
  * observe — the flag wins in both directions), and the pin gate when a lock is given.
- * Any problem with the policy or the lock throws ConfigError (exit 78) before the server starts.
+ *
+ * Two steps, so that the relay can start the server between them (docs/decisions/0107): first
+ * everything that can be wrong (readGateSettings: the policy, the lock), which throws
+ * ConfigError (exit 78) before the server starts; then the judges (buildGate), which cannot fail
+ * on a user's file and load while the server starts.
  */
+import { join } from "node:path";
 import type { Gate } from "../../core/gate/gate.js";
-import { identityFor } from "../../core/pins/lock.js";
 import type { Level } from "../../core/types.js";
-import { createSessionJudge } from "../../core/judge/session.js";
+import type { PlatformProfile } from "../../core/paths/api.js";
+import type { LoadedPolicy } from "../../core/policy/compile.js";
 import { GlobSet } from "../../core/policy/globs.js";
 import { currentProfile } from "../../platform/profile.js";
-import { clientProcessKey } from "../../platform/client-process.js";
-import { effectgateHome } from "../../platform/home.js";
-import { createFsResolver } from "../../platform/resolver.js";
-import { serverFolders } from "../../platform/server-folders.js";
-import { ownFiles } from "./own-files.js";
-import { join } from "node:path";
-import { chainGates } from "./gate-chain.js";
-import { createNameGate } from "./name-gate.js";
-import { createPinGate, pinnedNames } from "./pin-gate.js";
-import { readPolicy } from "../../config/policy-file.js";
+import { policyFor } from "../../config/policy-for.js";
 import { loadedShellKit, loadShellKit } from "../../config/shell-kit.js";
-import { knownTool } from "../../core/effects/tool-table.js";
+import { runsCommands } from "../../core/effects/tool-table.js";
 import type { HeldRequest, JudgeContext } from "../../core/gate/gate.js";
+import type { TaintEvent } from "../../core/gate/session-judge.js";
 import type { CompiledPolicy } from "../../core/policy/api.js";
-import { createPolicyGate } from "./policy-gate.js";
-import { fileTaintStore, sweepExpiredTaint, withSharedTaint } from "./shared-taint.js";
+import { OFF_SETTINGS } from "./off-switch.js";
 
 export interface BuildGateOptions {
   policy?: string;
@@ -40,28 +36,106 @@ export interface BuildGateOptions {
   off: boolean;
 }
 
-export interface BuiltGate {
-  gate: Gate | undefined;
+/** What the choices say before any judge exists: enough to start the server. */
+export interface GateSettings {
   level: Level;
   from: "flag" | "policy" | "default" | "off";
   policy: { source: string; sha256: string } | null;
   lock: string | null;
   /** Whether a variable must be removed from the server's environment (policy `env.deny` globs). */
   envDeny: (name: string) => boolean;
+  /** Absent when every check is off. */
+  read?: {
+    profile: PlatformProfile;
+    compiled: LoadedPolicy;
+    pins: Gate | undefined;
+    /** The tool names the lock pins for this server (the name gate's exceptions). */
+    pinned: Set<string> | undefined;
+    /** Where the pin gate sends a rug-pull's taint: the judge, once buildGate has made it. */
+    rugPull: { to?: (event: TaintEvent) => void };
+  };
 }
 
-export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
+export interface BuiltGate extends GateSettings {
+  gate: Gate | undefined;
+}
+
+/** The policy and the lock, read and checked. Throws ConfigError for either. */
+export async function readGateSettings(opts: BuildGateOptions): Promise<GateSettings> {
   await Promise.resolve();
   // EFFECTGATE_OFF was read before this point; with it no policy or lock file is even opened.
-  if (opts.off)
-    return { gate: undefined, level: "observe", from: "off", policy: null, lock: null, envDeny: () => false };
+  if (opts.off) return OFF_SETTINGS;
 
   const profile = currentProfile(opts.cwd);
-  const policy = readPolicy(opts.policy, profile);
-  const level: Level = opts.level ?? policy.mode ?? "observe";
-  const from = opts.level ? "flag" : policy.mode ? "policy" : "default";
+  const compiled = await policyFor(opts.policy, profile);
+  const level: Level = opts.level ?? compiled.mode ?? "observe";
+  const from = opts.level ? "flag" : compiled.mode ? "policy" : "default";
+  let pins: Gate | undefined;
+  let pinned: Set<string> | undefined;
+  const rugPull: { to?: (event: TaintEvent) => void } = {};
+  if (opts.lock !== undefined) {
+    // Pins, the lock's reader and its schema load only for a relay that checks a lock.
+    const [{ createPinGate, pinnedNames }, { identityFor }] = await Promise.all([
+      import("./pin-gate.js"),
+      import("../../core/pins/lock.js"),
+    ]);
+    const identity = identityFor(opts.name, opts.serverArgv);
+    pins = createPinGate({
+      lockPath: opts.lock,
+      identity,
+      level,
+      serverArgv: opts.serverArgv,
+      // What the server showed the model differs from what was approved: untrusted text.
+      onRugPull: (event) => rugPull.to?.(event),
+    });
+    pinned = pinnedNames(opts.lock, identity);
+  }
+  return {
+    level,
+    from,
+    policy: { source: compiled.source, sha256: compiled.sha256 },
+    lock: opts.lock ?? null,
+    envDeny: envDenier(compiled.envDeny),
+    read: { profile, compiled, pins, pinned, rugPull },
+  };
+}
 
-  const gates: Gate[] = [];
+/** The gate chain: pins first, then the policy; none when every check is off. */
+export async function buildGate(opts: BuildGateOptions, given?: GateSettings): Promise<BuiltGate> {
+  const settings = given ?? (await readGateSettings(opts));
+  if (settings.read === undefined) return { ...settings, gate: undefined };
+  const { profile, compiled: policy, pins, pinned, rugPull } = settings.read;
+  const [
+    { createSessionJudge },
+    { clientProcessKey },
+    { effectgateHome },
+    { createFsResolver },
+    { serverFolders },
+    { ownFiles },
+    { chainGates },
+    { createNameGate },
+    { createPolicyGate },
+    { fileTaintStore, sweepExpiredTaint, withSharedTaint },
+  ] = await Promise.all([
+    import("../../core/judge/session.js"),
+    import("../../platform/client-process.js"),
+    import("../../platform/home.js"),
+    import("../../platform/resolver.js"),
+    import("../../platform/server-folders.js"),
+    import("./own-files.js"),
+    import("./gate-chain.js"),
+    import("./name-gate.js"),
+    import("./policy-gate.js"),
+    import("./shared-taint.js"),
+  ]);
+  const gates: Gate[] = pins === undefined ? [] : [pins];
+  gates.push(
+    createNameGate({
+      level: settings.level,
+      ...(opts.lock === undefined || pinned === undefined ? {} : { pinned, lockPath: opts.lock }),
+      approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
+    }),
+  );
   const resolver = createFsResolver();
   // The files this relay uses are never read or changed through the server it guards (0068).
   const own = ownFiles(
@@ -90,44 +164,17 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
     fileTaintStore(taintDir, () => clientProcessKey()),
     opts.name,
   );
-  if (opts.lock !== undefined) {
-    gates.push(
-      createPinGate({
-        lockPath: opts.lock,
-        identity: identityFor(opts.name, opts.serverArgv),
-        level,
-        serverArgv: opts.serverArgv,
-        // What the server showed the model differs from what was approved: untrusted text.
-        onRugPull: (event) => judge.taintWith(event),
-      }),
-    );
-  }
-  const identity = identityFor(opts.name, opts.serverArgv);
-  gates.push(
-    createNameGate({
-      level,
-      ...(opts.lock === undefined ? {} : { pinned: pinnedNames(opts.lock, identity), lockPath: opts.lock }),
-      approve: `effectgate approve${opts.lock === undefined ? "" : ` --lock ${opts.lock}`}${opts.name === undefined ? "" : ` --name ${opts.name}`} -- ${opts.serverArgv.join(" ")}`,
-    }),
-  );
+  rugPull.to = (event) => judge.taintWith(event);
   gates.push(
     createPolicyGate({
       judge,
-      level,
+      level: settings.level,
       policySource: policy.source,
       forgetFiles: () => resolver.forget(),
       prepare: shellKitLoader(policy),
     }),
   );
-
-  return {
-    gate: chainGates(gates),
-    level,
-    from,
-    policy: { source: policy.source, sha256: policy.sha256 },
-    lock: opts.lock ?? null,
-    envDeny: envDenier(policy.envDeny),
-  };
+  return { ...settings, gate: chainGates(gates) };
 }
 
 /** `env.deny` holds name globs (`*_TOKEN`), matched without regard to case like every name glob. */
@@ -149,8 +196,7 @@ function shellKitLoader(policy: CompiledPolicy): (req: HeldRequest, ctx: JudgeCo
       return;
     const p = req.params as { name?: unknown } | undefined;
     const name = typeof p?.name === "string" ? p.name : undefined;
-    if (name === undefined || (policy.execGlob(name) === undefined && knownTool(name, {})?.exec !== true))
-      return;
+    if (name === undefined || !runsCommands(policy, name)) return;
     try {
       await loadShellKit();
     } catch (err) {

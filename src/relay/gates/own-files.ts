@@ -5,7 +5,7 @@ import type { PathResolver } from "../../core/paths/api.js";
 import type { OwnPath } from "../../core/paths/own-paths.js";
 import { effectgateHome } from "../../platform/home.js";
 import { fileIdentity } from "../../platform/resolver.js";
-import { DEFAULT_POLICY_PATH } from "../../config/policy-file.js";
+import { DEFAULT_POLICY_PATH } from "../../config/default-policy.js";
 
 export interface OwnFileOptions {
   /** `--policy`: a file path, or undefined / `default` for the shipped policy. */

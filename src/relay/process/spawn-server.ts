@@ -103,6 +103,63 @@ export async function spawnServer(
   return child;
 }
 
+/** A server started for a relay, with what was kept from its environment and how it ended. */
+export interface StartedServer {
+  child: ServerProcess;
+  removed: string[];
+  /** Listened for from the start: a server may exit before the session is ready for it. */
+  exit: Promise<[number | null, NodeJS.Signals | null]>;
+  /** Errors the process raised before the session listened (the session logs them). */
+  early: Error[];
+  /**
+   * Signals the relay received before the session listened for them (forwardSignals): the
+   * session acts on them as soon as it starts, so that nothing outlives a relay stopped early.
+   * `stopHolding` removes the handlers that collected them.
+   */
+  signals: NodeJS.Signals[];
+  stopHolding: () => void;
+}
+
+/** The signals a relay passes on to its server's process group. */
+export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/** Starts the server with our environment less the denied names; rejects with CannotStartError. */
+export async function startServer(o: {
+  serverArgv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  envDeny?: readonly string[] | ((name: string) => boolean);
+  cwd: string;
+  forwardSignals?: boolean;
+}): Promise<StartedServer> {
+  const { env, removed } = serverEnv(o.env, o.envDeny);
+  const child = await spawnServer(o.serverArgv, env, o.cwd, true);
+  const exit = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once("exit", (code, signal) => resolve([code, signal])),
+  );
+  const early: Error[] = [];
+  child.on("error", (err) => early.push(err));
+  // A server that exits before the session reads its pipes: Node then resumes every untouched
+  // stdio stream and its bytes are thrown away. A "readable" listener that reads nothing keeps
+  // them buffered (and the pipe's back-pressure on) until the session reads (takeServerPipes).
+  child.stdout.on("readable", keepBuffered);
+  child.stderr.on("readable", keepBuffered);
+  const signals: NodeJS.Signals[] = [];
+  const hold = (sig: NodeJS.Signals): void => void signals.push(sig);
+  if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, hold);
+  const stopHolding = (): void => {
+    for (const sig of FORWARDED_SIGNALS) process.off(sig, hold);
+  };
+  return { child, removed, exit, early, signals, stopHolding };
+}
+
+function keepBuffered(): void {}
+
+/** Called by the session just before it listens for "data" on the server's pipes. */
+export function takeServerPipes(child: ServerProcess): void {
+  child.stdout.off("readable", keepBuffered);
+  child.stderr.off("readable", keepBuffered);
+}
+
 /**
  * Sends `sig` to the process group of a server spawned with `ownGroup` (POSIX), else to the
  * server alone. Returns whether any process received it. The group outlives its leader while

@@ -25,11 +25,13 @@ import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
 import {
-  serverEnv,
   signalServer,
-  spawnServer,
+  FORWARDED_SIGNALS,
+  startServer,
   stopLeftovers,
+  takeServerPipes,
   type ServerProcess,
+  type StartedServer,
 } from "../process/spawn-server.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
@@ -57,6 +59,11 @@ export interface RelayOptions {
   /** Called once the server is running (tests use it to learn the pid). */
   onSpawn?: (pid: number) => void;
   /**
+   * The server, when the caller started it already (startServer) so that it starts while the
+   * relay loads; its failure to start is thrown here, as if the relay had started it.
+   */
+  server?: Promise<StartedServer>;
+  /**
    * Frames read somewhere else (the shadow worker, worker-frames.ts): bytes then always pass
    * through as they arrive. Given the session's streams; default: LocalFrames on this thread.
    */
@@ -80,15 +87,18 @@ export interface RelayResult {
   stats: RelayStats;
 }
 
-const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
-  const { env, removed } = serverEnv(o.env, o.envDeny);
+  const started = await (o.server ?? startServer(o));
+  const { child, removed, exit, early } = started;
   if (removed.length > 0) o.log.event("env-deny", { removed });
-  const child = await spawnServer(o.serverArgv, env, o.cwd, true);
   o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
   if (child.pid !== undefined) o.onSpawn?.(child.pid);
-  return new Promise((resolve) => new Session(o, child, resolve).start());
+  child.removeAllListeners("error");
+  for (const err of early) o.log.event("server-error", { error: err.message });
+  return new Promise((resolve) => {
+    new Session(o, child, exit, resolve).start(started.signals);
+    started.stopHolding();
+  });
 }
 
 class Session {
@@ -117,6 +127,7 @@ class Session {
   constructor(
     private readonly o: RelayOptions,
     private readonly child: ServerProcess,
+    private readonly exit: Promise<[number | null, NodeJS.Signals | null]>,
     private readonly resolve: (r: RelayResult) => void,
   ) {
     const log = o.log;
@@ -154,7 +165,8 @@ class Session {
         });
   }
 
-  start(): void {
+  /** `signals`: those the relay received while it loaded, after the server had started. */
+  start(signals: readonly NodeJS.Signals[] = []): void {
     const { o, child, frames } = this;
     const pass = this.passThrough;
     o.input.on("data", (chunk: Buffer) => {
@@ -169,6 +181,7 @@ class Session {
     o.input.once("end", ended);
     o.input.once("close", ended);
     o.input.once("error", ended);
+    takeServerPipes(child);
     child.stdout.on("data", (chunk: Buffer) => {
       if (pass && !frames.overflowed("server")) this.toClient.write(chunk);
       if (!frames.push("server", chunk)) this.tooLarge("server");
@@ -177,9 +190,10 @@ class Session {
     child.stdout.once("end", () => frames.end("server"));
     this.relayStderr();
     child.on("error", (err) => o.log.event("server-error", { error: err.message }));
-    child.once("exit", (code, signal) => void this.serverExited(code, signal));
+    void this.exit.then(([code, signal]) => this.serverExited(code, signal));
     process.once("exit", this.killOnExit);
     if (o.forwardSignals) for (const sig of FORWARDED_SIGNALS) process.on(sig, this.onSignal);
+    if (o.forwardSignals) for (const sig of signals) this.signalled(sig);
   }
 
   /**

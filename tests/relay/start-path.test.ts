@@ -1,0 +1,91 @@
+// Black-box: what the BUILT relay loads to start, and a server that is gone before the relay is
+// ready for it (the server starts while the judges load, docs/decisions/0107-start-up-path.md).
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { moduleListHook } from "../helpers/module-list.js";
+import { fixture, tempDir, testEnv } from "./helpers.js";
+
+const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
+const INIT =
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  }) + "\n";
+
+/** Runs the relay with a loader hook that lists every module file it (and its worker) loads. */
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  server: string[],
+): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+  const dir = tempDir("eg-start-");
+  const { hook, loaded } = moduleListHook(dir);
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", hook, MAIN, ...args, "--log-dir", join(dir, "logs"), "--", ...server],
+      {
+        env,
+        stdio: ["pipe", "pipe", "ignore"],
+      },
+    );
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.includes("\n")) child.stdin.end();
+    });
+    child.stdin.write(INIT);
+    child.on("exit", (code) => resolve({ code, stdout, loaded: loaded() }));
+  });
+}
+
+const echo = [process.execPath, fixture("echo.mjs")];
+// Parsers and schemas of files a relay with the default policy never reads.
+const NOT_ON_THE_START_PATH = /\/node_modules\/(yaml|zod|jsonc-parser|smol-toml|chokidar)\//;
+
+describe("starting the relay with the default policy", () => {
+  for (const [what, args, extra] of [
+    ["observe", ["--level", "observe"], {}],
+    ["enforce", ["--level", "enforce"], {}],
+    ["strict", ["--level", "strict"], {}],
+    ["EFFECTGATE_OFF=1", [], { EFFECTGATE_OFF: "1" }],
+  ] as const) {
+    it(`${what}: answers initialize without loading a YAML parser, a schema library or a config reader`, async () => {
+      const r = await run([...args], testEnv(extra), echo);
+      expect(r.stdout).toContain('"id":0');
+      expect(r.loaded.some((u) => u.endsWith("/dist/main.js"))).toBe(true);
+      expect(r.loaded.filter((u) => NOT_ON_THE_START_PATH.test(u))).toEqual([]);
+    });
+  }
+
+  it("EFFECTGATE_OFF=1: loads no policy, judge-building or worker module (the kill switch is the cheapest start)", async () => {
+    const r = await run([], testEnv({ EFFECTGATE_OFF: "1" }), echo);
+    expect(r.stdout).toContain('"id":0');
+    const policyWork =
+      /\/dist\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js)/;
+    expect(r.loaded.filter((u) => policyWork.test(u))).toEqual([]);
+    // The same hook sees them at enforce, so the test can fail.
+    const on = await run(["--level", "enforce"], testEnv(), echo);
+    expect(on.loaded.filter((u) => policyWork.test(u)).length).toBeGreaterThan(0);
+  });
+
+  it("a policy file is still read with the YAML parser and the schema", async () => {
+    const dir = tempDir("eg-start-policy-");
+    const policy = join(dir, "p.yaml");
+    writeFileSync(policy, "version: 1\n");
+    const r = await run(["--policy", policy, "--level", "enforce"], testEnv(), echo);
+    expect(r.stdout).toContain('"id":0');
+    expect(r.loaded.some((u) => /\/node_modules\/yaml\//.test(u))).toBe(true);
+    expect(r.loaded.some((u) => /\/node_modules\/zod\//.test(u))).toBe(true);
+  });
+
+  for (const level of ["observe", "enforce"])
+    it(`${level}: a server that exits at once ends the relay with its code`, async () => {
+      const r = await run(["--level", level], testEnv(), [process.execPath, "-e", "process.exit(3)"]);
+      expect(r.code).toBe(3);
+    });
+});
