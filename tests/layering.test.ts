@@ -64,8 +64,9 @@ const ALLOWED: Record<string, string[]> = {
   "core/net": [],
   "core/wire": ["core/json"],
   "core/framing": ["core/json", "core/wire"],
-  // The gate contract is vocabulary too: it knows no judge.
-  "core/gate": [],
+  // The gate contract is vocabulary too: it knows no judge, only the readers (the question's
+  // form and the hash a grant is bound to, decisions 0103 and 0104).
+  "core/gate": ["core/json", "core/text", "core/wire"],
   "core/effects": ["core/json"],
   "core/policy": ["core/paths"],
   "core/pins": ["core/json", "core/text"],

@@ -19,6 +19,9 @@ import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { MAX_FRAME_BYTES } from "../core/framing/line-splitter.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
+import { AskStore } from "../relay/client/ask-store.js";
+import { identityFor } from "../core/pins/lock.js";
+import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
 import { levelOption, policyOption } from "./cli/values.js";
@@ -180,6 +183,15 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       envDeny: built.envDeny,
       cwd,
       forwardSignals: true,
+      // Only strict asks; a question nobody can be asked in the chat waits for `effectgate allow`.
+      ...(built.level === "strict" && built.gate !== undefined
+        ? {
+            outOfBand: {
+              store: new AskStore(effectgateHome(process.env)),
+              server: identityFor(parsed.name, parsed.server),
+            },
+          }
+        : {}),
       onSpawn: () => {
         if (firstAtObserve) for (const line of observeNotice(RELAY_HOW_TO_ENFORCE)) warn(line);
       },

@@ -1,4 +1,6 @@
 import type { Decision, Level } from "../types.js";
+import { escapeUntrusted } from "../text/terminal-text.js";
+import { effectEntries } from "./effect-key.js";
 
 /**
  * The words a refused call comes back with. They are read by the model (which should stop and
@@ -15,6 +17,8 @@ export type RefusalKind =
   | "cannot-ask"
   /** A confirm verdict at strict; the user said no or dismissed the question. */
   | "declined"
+  /** A confirm verdict at strict; nobody could be asked now, and the question waits (`effectgate allow`). */
+  | "pending"
   /** A call to a tool whose pin failed: changed, new, or not checkable against the lock. */
   | "pin";
 
@@ -29,6 +33,10 @@ export interface RefusalFacts {
   policySource: string;
   /** For a pin: the command that reviews or approves the server. */
   next?: string;
+  /** For a question not answered yes: why, in a few words. */
+  askWhy?: string;
+  /** For a question that waits: its id, for `effectgate allow ID`. */
+  pendingId?: string;
 }
 
 const MAX_ARGS_SHOWN = 300;
@@ -96,7 +104,13 @@ export function refusalText(f: RefusalFacts): string {
       break;
     case "declined":
       lines.push(
-        `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered.`,
+        `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered${f.askWhy === undefined ? "" : ` (${f.askWhy})`}.`,
+      );
+      break;
+    case "pending":
+      lines.push(`effectgate held this call to "${f.tool}" for the user's confirmation: ${d.reason}.`);
+      lines.push(
+        `Nobody could be asked in this client, so the question waits as ${f.pendingId ?? "(no id)"} and the call was refused for now.`,
       );
       break;
   }
@@ -105,10 +119,12 @@ export function refusalText(f: RefusalFacts): string {
     `Target: ${what === "" ? "(none)" : what}. Rule: ${rule}. Policy: ${policy}. Level: ${f.level}.${d.tainted ? " The session has taken in untrusted content." : ""}`,
   );
   lines.push(
-    "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
+    f.kind === "pending"
+      ? `The call did not reach the server. Tell the user: to allow it, run \`effectgate allow ${f.pendingId ?? "ID"}\` in a terminal (\`effectgate pending\` lists what waits), then ask you to retry exactly this call. Do not retry it with another spelling.`
+      : "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
   );
   const remedies: string[] = [];
-  if (f.kind === "cannot-ask" || f.kind === "declined")
+  if (f.kind === "cannot-ask" || f.kind === "declined" || f.kind === "pending")
     remedies.push("run effectgate with --level enforce (confirm verdicts are then relayed with a notice)");
   if (f.kind === "unjudgeable")
     remedies.push(
@@ -141,5 +157,9 @@ function pinRefusalText(f: RefusalFacts): string {
 /** The question put to the user at strict when the client can be asked. */
 export function askText(f: Omit<RefusalFacts, "kind">): string {
   const d = f.decision;
-  return `effectgate: allow "${f.tool}"? ${d.reason}. Rule: ${d.rule ?? "(none)"} (${f.policySource === "default" ? "default policy" : f.policySource}).`;
+  // The exact effect a yes approves, every one of them, escaped: the model chose these words, so
+  // they must not hide a second path or move the cursor in the client's dialog (decision 0103).
+  const effects = effectEntries(d.effects).map((e) => `${e.verb} ${escapeUntrusted(e.target, "diff")}`);
+  const would = effects.length === 0 ? "" : ` It would: ${effects.join("; ")}.`;
+  return `effectgate: allow "${escapeUntrusted(f.tool, "diff")}"? ${d.reason}.${would} Rule: ${d.rule ?? "(none)"} (${f.policySource === "default" ? "default policy" : f.policySource}).`;
 }

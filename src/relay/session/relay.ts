@@ -15,6 +15,7 @@
  * The CLI then hands that work to a worker thread (`frames`, docs/decisions/0050), so this thread
  * only moves bytes; frames.ts is where bytes become frames either way.
  */
+import type { OutOfBand } from "../client/ask-store.js";
 import { escapeUntrusted } from "../../core/text/terminal-text.js";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
@@ -53,6 +54,8 @@ export interface RelayOptions {
   forwardSignals?: boolean;
   /** Longest line accepted in any stream (default MAX_FRAME_BYTES); tests lower it. */
   maxFrameBytes?: number;
+  /** Where questions wait when the client cannot be asked (`effectgate pending`, decision 0105). */
+  outOfBand?: OutOfBand;
   /** Called once the server is running (tests use it to learn the pid). */
   onSpawn?: (pid: number) => void;
   /**
@@ -150,6 +153,7 @@ class Session {
           toServer: this.toServer,
           stats: this.stats,
           holdBacklog: true,
+          ...(o.outOfBand ? { outOfBand: o.outOfBand } : {}),
         });
   }
 

@@ -128,14 +128,29 @@ describe("checkCommand and askText", () => {
     expect(checkCommand({ ...facts, tainted: false })).not.toContain("--tainted");
   });
 
-  it("asks with the reason, rule and policy", () => {
+  it("asks with the reason, every effect a yes approves, the rule and the policy", () => {
     expect(askText({ ...facts })).toBe(
-      'effectgate: allow "w"? w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**. Rule: paths.deny ~/.ssh/** (default policy).',
+      'effectgate: allow "w"? w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**. It would: fetch https://x; write /h/.ssh/k; write /h/other. Rule: paths.deny ~/.ssh/** (default policy).',
     );
     expect(
-      askText({ ...facts, policySource: "t.yaml", decision: { ...deny, rule: undefined } as Decision }),
+      askText({
+        ...facts,
+        policySource: "t.yaml",
+        decision: { ...deny, rule: undefined, effects: [] } as Decision,
+      }),
     ).toBe(
       'effectgate: allow "w"? w would write /h/.ssh/k, which matches paths.deny ~/.ssh/**. Rule: (none) (t.yaml).',
     );
+  });
+
+  it("shows a tool name and targets a model chose escaped, so nothing hides in the question", () => {
+    const hidden: Decision = {
+      ...deny,
+      effects: [{ operation: "write", kind: "path", at: "b", spelled: "x", canonical: "/h/a\u202e\nb" }],
+    };
+    const text = askText({ ...facts, tool: "w\u001b[2J", decision: hidden });
+    expect(text).toContain('allow "w\\x1b[2J"?');
+    expect(text).toContain("It would: write /h/a\\u202e\\nb.");
+    for (const raw of ["\u001b", "\u202e", "\n"]) expect(text).not.toContain(raw);
   });
 });
