@@ -230,6 +230,50 @@ describe("out of band: a client that cannot be asked, answered by `effectgate al
     expect(calls(record)).toHaveLength(2);
   });
 
+  it("a 2026-07-28 session (no requests to the client allowed) is answered out of band too", async () => {
+    const { home, env, record } = sandbox();
+    const { manifest } = project(home);
+    const c = new RawClient(STRICT, env);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const write = (id: number) =>
+      c.request({
+        id,
+        method: "tools/call",
+        params: { name: "write_file", arguments: { path: manifest, content: "{}" }, _meta: meta },
+      });
+    const first = await write(1);
+    expect(first.result).toMatchObject({ resultType: "complete", isError: true });
+    const [q] = pending(env);
+    expect(textOf(first.result)).toContain(`effectgate allow ${(q as Waiting).id}`);
+    expect(cli(env, "allow", (q as Waiting).id).status).toBe(0);
+    const retry = await write(2);
+    expect(await c.close()).toBe(0);
+
+    expect((retry.result as { isError?: boolean }).isError).toBeUndefined();
+    expect(existsSync(manifest)).toBe(true);
+    expect(calls(record)).toEqual([2]);
+  });
+
+  it("the model cannot write itself a grant: the asks folder is effectgate's own", async () => {
+    const { home, env, record } = sandbox();
+    const { manifest } = project(home);
+    const client = await sdkClient(STRICT, { env });
+    expect(
+      (await client.callTool({ name: "write_file", arguments: { path: manifest, content: "{}" } })).isError,
+    ).toBe(true);
+    const [q] = pending(env);
+    const forged = join(env.EFFECTGATE_HOME as string, "asks", "grants", `${(q as Waiting).id}.json`);
+    const r = await client.callTool({ name: "write_file", arguments: { path: forged, content: "{}" } });
+    await client.close();
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("effectgate refused this call");
+    expect(existsSync(forged)).toBe(false);
+    expect(calls(record)).toEqual([]);
+  });
+
   it("allow refuses an id that waits for nothing, and a bad --for, naming what was expected", () => {
     const { env } = sandbox();
     const none = cli(env, "allow", "0badc0de");
