@@ -15,6 +15,9 @@ import { signalServer, startServer } from "../relay/process/spawn-server.js";
 import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
+import { AskStore } from "../relay/client/ask-store.js";
+import { identityFor } from "../core/pins/lock.js";
+import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
 import { levelOption, policyOption } from "./cli/values.js";
@@ -214,6 +217,15 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       server,
       cwd,
       forwardSignals: true,
+      // Only strict asks; a question nobody can be asked in the chat waits for `effectgate allow`.
+      ...(built.level === "strict" && built.gate !== undefined
+        ? {
+            outOfBand: {
+              store: new AskStore(effectgateHome(process.env)),
+              server: identityFor(parsed.name, parsed.server),
+            },
+          }
+        : {}),
       onSpawn: () => {
         if (firstAtObserve) for (const line of observeNotice(RELAY_HOW_TO_ENFORCE)) warn(line);
         // Once the server runs, and off the critical path: old logs go (decision 0097).

@@ -33,7 +33,7 @@ describe("a call cancelled while it is held", () => {
   it("asked about at strict: not sent, not answered, its question withdrawn, later frames flow", async () => {
     const r = startRuntime("strict");
     await r.c.initialize({ elicitation: {} });
-    r.c.call(1, "run_command", { command: "make deploy" });
+    r.c.call(1, "run_command", { command: "frobnicate deploy" });
     const q = await waitFor(() => questions(r.c.messages)[0], "the question");
     r.c.send(cancel(1));
     // A frame after the cancel is not stuck behind the call it cancelled.
@@ -62,7 +62,7 @@ describe("a call cancelled while it is held", () => {
   it("queued behind a question: not sent, while the asked call goes on once allowed", async () => {
     const r = startRuntime("strict");
     await r.c.initialize({ elicitation: {} });
-    r.c.call(1, "run_command", { command: "make test" });
+    r.c.call(1, "run_command", { command: "frobnicate test" });
     const q = await waitFor(() => questions(r.c.messages)[0], "the question");
     r.c.call(2, "deep_text", { levels: 1, text: "hi" });
     r.c.send(cancel(2));
@@ -106,7 +106,7 @@ describe("a call cancelled while it is held", () => {
       method: "tools/call",
       params: { name, arguments: args },
     });
-    r.c.send([tc(1, "run_command", { command: "make" }), tc(2, "deep_text", { levels: 1, text: "x" })]);
+    r.c.send([tc(1, "run_command", { command: "frobnicate" }), tc(2, "deep_text", { levels: 1, text: "x" })]);
     await waitFor(() => questions(r.c.messages)[0], "the question");
     r.c.send(cancel(1));
     const other = await r.c.answer(2);

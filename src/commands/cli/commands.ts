@@ -32,6 +32,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "measure attack recall and benign false positives",
     load: () => import("../eval.js"),
   },
+  {
+    name: "pending",
+    summary: "list the questions that wait for your word (--json for scripts)",
+    load: () => import("../pending.js"),
+  },
+  {
+    name: "allow",
+    summary: "allow a waiting question, once or --for a while",
+    load: () => import("../allow.js"),
+  },
   { name: "install", summary: "wrap the MCP servers in client configs", load: () => import("../install.js") },
   { name: "uninstall", summary: "restore wrapped client configs", load: () => import("../uninstall.js") },
   { name: "verify", summary: "compare client configs with a baseline", load: () => import("../verify.js") },

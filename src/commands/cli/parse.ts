@@ -130,6 +130,8 @@ function commanderProblem(err: CommanderError, decl: CommandDeclaration, cmd: Co
       const near = nearKey(word, known);
       return `unknown option ${JSON.stringify(word)}; expected one of ${known.join(", ")}${before}${near === undefined ? "" : ` (did you mean ${near}?)`}`;
     }
+    case "commander.missingArgument":
+      return `expected ${(decl.operands ?? []).find((o) => o.name.startsWith("<"))?.name ?? "an argument"}, got nothing`;
     case "commander.optionMissingArgument":
       return `${quoted.split(" ")[0] ?? quoted}: expected a value, got nothing`;
     case "commander.excessArguments": {

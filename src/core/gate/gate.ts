@@ -23,8 +23,22 @@ export interface HeldRequest {
   modern: boolean;
 }
 
-/** The user's reply to a question; `failed` when the question could not be put or answered. */
-export type AskReply = "accept" | "decline" | "cancel" | "failed";
+/**
+ * The user's reply to a question; `failed` when the question could not be put or answered;
+ * `pending` when nobody could be asked in the client, so the question waits for
+ * `effectgate allow ID` and the call is refused for now (docs/decisions/0105).
+ */
+export type AskReply = "accept" | "decline" | "cancel" | "failed" | "pending";
+
+/** How a question was put and answered: for the decision record and the refusal's words. */
+export interface AskHow {
+  /** `elicitation` (in the chat), `grant` (an `effectgate allow` answered it), or `pending`. */
+  channel: "elicitation" | "grant" | "pending";
+  /** Why the answer is not a yes, in a few words. */
+  why?: string;
+  /** The id a pending question waits under (`effectgate allow ID`), or the grant's id. */
+  pendingId?: string;
+}
 
 /** What happened to a call, as its `decision` record says (docs/log-format.md). */
 export type GateOutcome =
@@ -36,7 +50,8 @@ export type GateOutcome =
   | "ask-cancelled"
   | "ask-unavailable"
   | "ask-too-long"
-  | "ask-failed";
+  | "ask-failed"
+  | "ask-pending";
 
 interface AnswerFacts {
   decision?: Decision;
@@ -47,6 +62,8 @@ interface AnswerFacts {
    * 0066). Absent: false.
    */
   wouldRefuse?: boolean;
+  /** How the question that settled this call was put and answered (strict only). */
+  asked?: AskHow;
 }
 
 export type SettledAnswer =
@@ -54,13 +71,15 @@ export type SettledAnswer =
 
 /**
  * The gate wants the user's word before the call goes on. The relay puts `question` to the user
- * (today through elicitation) and hands the reply to `settle`, which says what happens then; it
- * may ask again. Only given when the context says someone can be asked.
+ * (in the chat, or out of band through `effectgate pending`) and hands the reply to `settle`, which says what
+ * happens then; it may ask again. Only given when the context says someone can be asked.
  */
 export type AskAnswer = {
   action: "ask";
   question: string;
-  settle(reply: AskReply): GateAnswer | Promise<GateAnswer>;
+  /** The tool, prompt name or resource URI asked about: with the effects, what a grant binds to. */
+  tool?: string;
+  settle(reply: AskReply, how?: AskHow): GateAnswer | Promise<GateAnswer>;
 } & AnswerFacts;
 
 export type GateAnswer = SettledAnswer | AskAnswer;
@@ -68,8 +87,8 @@ export type GateAnswer = SettledAnswer | AskAnswer;
 /** What the relay offers a gate while it judges. */
 export interface JudgeContext {
   /**
-   * Whether a question can reach the user: the client declared elicitation, and the era and the
-   * request allow a relay-originated request. Absent: nobody can be asked.
+   * Whether a question can be put at all: in the chat (the client declared elicitation), or out
+   * of band (`effectgate pending` / `effectgate allow`). Absent: nobody can be asked.
    */
   canAsk?: boolean;
   /**

@@ -6,7 +6,7 @@
  * gate's.
  */
 import type { Decision } from "../types.js";
-import type { AskReply, GateAnswer, GateOutcome, SettledAnswer } from "./gate.js";
+import type { AskHow, AskReply, GateAnswer, GateOutcome, SettledAnswer } from "./gate.js";
 import { outcomeFor } from "./levels.js";
 import { askQuestion } from "./ask-text.js";
 import { refusalText, type RefusalFacts, type RefusalKind } from "./refusal-text.js";
@@ -42,22 +42,36 @@ export function gateAnswer(f: JudgedFacts, canAsk: boolean): GateAnswer {
         question: question.text,
         decision,
         wouldRefuse,
-        settle: (reply: AskReply): SettledAnswer =>
-          reply === "accept"
-            ? { action: "forward", outcome: "ask-accepted", decision, wouldRefuse }
-            : refused(f, "declined", DECLINED[reply]),
+        settle: (reply: AskReply, how?: AskHow): SettledAnswer => {
+          const asked = how === undefined ? {} : { asked: how };
+          if (reply === "accept")
+            return { action: "forward", outcome: "ask-accepted", decision, wouldRefuse, ...asked };
+          const [kind, outcome] = NOT_ACCEPTED[reply];
+          const words = {
+            ...f,
+            ...(how?.why !== undefined ? { askWhy: how.why } : {}),
+            ...(how?.pendingId !== undefined ? { pendingId: how.pendingId } : {}),
+          };
+          return { ...refused(words, kind, outcome), ...asked };
+        },
       };
     }
   }
 }
 
-const DECLINED: Record<Exclude<AskReply, "accept">, GateOutcome> = {
-  decline: "ask-declined",
-  cancel: "ask-cancelled",
-  failed: "ask-failed",
+/** What each reply but a yes makes of the call: the refusal's words and the record's outcome. */
+const NOT_ACCEPTED: Record<Exclude<AskReply, "accept">, [RefusalKind, GateOutcome]> = {
+  decline: ["declined", "ask-declined"],
+  cancel: ["declined", "ask-cancelled"],
+  failed: ["declined", "ask-failed"],
+  pending: ["pending", "ask-pending"],
 };
 
-function refused(f: JudgedFacts, kind: RefusalKind, outcome: GateOutcome): SettledAnswer {
+function refused(
+  f: JudgedFacts & Pick<RefusalFacts, "askWhy" | "pendingId">,
+  kind: RefusalKind,
+  outcome: GateOutcome,
+): SettledAnswer {
   return {
     action: "refuse",
     outcome,

@@ -1,6 +1,8 @@
 import { describeDestination } from "../net/destination-text.js";
 import type { Decision, Level } from "../types.js";
 import { MAX_QUESTION_CHARS } from "./ask-text.js";
+import { escapeUntrusted } from "../text/terminal-text.js";
+import { effectEntries } from "./effect-key.js";
 
 /**
  * The words a refused call comes back with. They are read by the model (which should stop and
@@ -17,6 +19,8 @@ export type RefusalKind =
   | "cannot-ask"
   /** A confirm verdict at strict; the user said no or dismissed the question. */
   | "declined"
+  /** A confirm verdict at strict; nobody could be asked now, and the question waits (`effectgate allow`). */
+  | "pending"
   /** A call to a tool whose pin failed: changed, new, or not checkable against the lock. */
   | "pin"
   /** A confirm verdict at strict whose question would be too long to show whole (ask-text.ts). */
@@ -33,6 +37,10 @@ export interface RefusalFacts {
   policySource: string;
   /** For a pin: the command that reviews or approves the server. */
   next?: string;
+  /** For a question not answered yes: why, in a few words. */
+  askWhy?: string;
+  /** For a question that waits: its id, for `effectgate allow ID`. */
+  pendingId?: string;
 }
 
 const MAX_ARGS_SHOWN = 300;
@@ -104,7 +112,13 @@ export function refusalText(f: RefusalFacts): string {
       break;
     case "declined":
       lines.push(
-        `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered.`,
+        `effectgate asked the user about this call to "${f.tool}" (${d.reason}); the user did not allow it, or the question went unanswered${f.askWhy === undefined ? "" : ` (${f.askWhy})`}.`,
+      );
+      break;
+    case "pending":
+      lines.push(`effectgate held this call to "${f.tool}" for the user's confirmation: ${d.reason}.`);
+      lines.push(
+        `Nobody could be asked in this client, so the question waits as ${f.pendingId ?? "(no id)"} and the call was refused for now.`,
       );
       break;
     case "too-long-to-ask":
@@ -119,10 +133,17 @@ export function refusalText(f: RefusalFacts): string {
     `Target: ${what === "" ? "(none)" : what}. Rule: ${rule}. Policy: ${policy}. Level: ${f.level}.${d.tainted ? " The session has taken in untrusted content." : ""}`,
   );
   lines.push(
-    "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
+    f.kind === "pending"
+      ? `The call did not reach the server. Tell the user: to allow it, run \`effectgate allow ${f.pendingId ?? "ID"}\` in a terminal (\`effectgate pending\` lists what waits), then ask you to retry exactly this call. Do not retry it with another spelling.`
+      : "The call did not reach the server. Do not retry it with another spelling; tell the user what was refused and why.",
   );
   const remedies: string[] = [];
-  if (f.kind === "cannot-ask" || f.kind === "declined" || f.kind === "too-long-to-ask")
+  if (
+    f.kind === "cannot-ask" ||
+    f.kind === "declined" ||
+    f.kind === "too-long-to-ask" ||
+    f.kind === "pending"
+  )
     remedies.push("run effectgate with --level enforce (confirm verdicts are then relayed with a notice)");
   if (f.kind === "unjudgeable")
     remedies.push(

@@ -79,7 +79,7 @@ export function refusedCalls(d: Record<string, unknown>): RefusedCall[] {
 
 /**
  * `decision` outcomes that mean effectgate answered the call itself: a refusal, and at strict a
- * question that was declined, cancelled, failed or could not be asked.
+ * question that was declined, cancelled, failed, could not be asked, or waits out of band.
  */
 export const REFUSING_OUTCOMES: ReadonlySet<string> = new Set([
   "refuse",
@@ -88,6 +88,7 @@ export const REFUSING_OUTCOMES: ReadonlySet<string> = new Set([
   "ask-unavailable",
   "ask-too-long",
   "ask-failed",
+  "ask-pending",
 ]);
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Asking the user through the client: a form-mode `elicitation/create` with a single boolean
- * field (docs/decisions/0057-ask-ids-and-timeouts.md).
+ * Asking the user through the client in a legacy session: a form-mode `elicitation/create` with
+ * the approval form (src/core/gate/approval-form.ts; docs/decisions/0057-ask-ids-and-timeouts.md).
  *
  * Our requests share the server→client id space as far as the client can tell, so the server
  * must not be able to name one of our ids: a server that sent its own question under our next
@@ -14,13 +14,12 @@ import { randomBytes } from "node:crypto";
 import { isRecord } from "../../core/wire/jsonrpc.js";
 import { parseStrictJson } from "../../core/json/strict-json.js";
 import { askTimeoutMs } from "../session/constants.js";
-
-export type AskAnswer = "accept" | "decline" | "cancel";
+import { approvalForm, readApproval, type Approval } from "../../core/gate/approval-form.js";
 
 const ASK_ID_PREFIX = "effectgate-ask-";
 
 interface Open {
-  resolve: (a: AskAnswer) => void;
+  resolve: (a: Approval) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -48,25 +47,17 @@ export class Asker {
   }
 
   /**
-   * Resolves with the user's answer; "cancel" when nobody answered within the timeout, or when
+   * Resolves with the user's answer; a "cancel" when nobody answered within the timeout, or when
    * `signal` aborts (the client cancelled the call the question is about).
    */
-  ask(message: string, onTimeout?: (seconds: number) => void, signal?: AbortSignal): Promise<AskAnswer> {
+  ask(message: string, onTimeout?: (seconds: number) => void, signal?: AbortSignal): Promise<Approval> {
     // The per-ask random part keeps the next id unguessable even if this one leaked.
     const id = `${this.prefix}${++this.n}-${randomBytes(6).toString("hex")}`;
     const frame = JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "elicitation/create",
-      params: {
-        mode: "form",
-        message,
-        requestedSchema: {
-          type: "object",
-          properties: { allow: { type: "boolean", title: "Allow this call?", default: false } },
-          required: ["allow"],
-        },
-      },
+      params: approvalForm(message),
     });
     // Tell the client to drop the question; an answer that comes later is dropped too.
     const withdraw = (reason: string): void =>
@@ -78,10 +69,10 @@ export class Asker {
         }),
       );
     return new Promise((resolve) => {
-      if (signal?.aborted === true) return resolve("cancel");
+      if (signal?.aborted === true) return resolve(cancelled("the client cancelled the call"));
       const timer = setTimeout(() => {
         const seconds = Math.round(this.timeoutMs / 100) / 10;
-        if (!this.settle(id, "cancel", `no answer within ${seconds} s`)) return;
+        if (!this.settle(id, cancelled(`no answer within ${seconds} s`))) return;
         withdraw(`effectgate stopped waiting after ${seconds} s`);
         onTimeout?.(seconds);
       }, this.timeoutMs);
@@ -91,7 +82,7 @@ export class Asker {
       signal?.addEventListener(
         "abort",
         () => {
-          if (this.settle(id, "cancel", "the client cancelled the call"))
+          if (this.settle(id, cancelled("the client cancelled the call")))
             withdraw("the client cancelled the call");
         },
         { once: true },
@@ -129,7 +120,7 @@ export class Asker {
     const why = parsed.ok ? "not an answer to an open question" : `unreadable (${parsed.error})`;
     let ended = 0;
     for (const id of [...this.open.keys()])
-      if (text.includes(JSON.stringify(id)) && this.settle(id, "cancel", `a malformed answer: ${why}`))
+      if (text.includes(JSON.stringify(id)) && this.settle(id, cancelled(`a malformed answer: ${why}`)))
         ended++;
     if (ended === 0) this.record("ask-answer-dropped", { why });
     // Duplicate keys or deep nesting fail the strict parse but are still JSON.
@@ -150,19 +141,25 @@ export class Asker {
 
   /** The client went away: nobody will answer. */
   cancelAll(): void {
-    for (const id of [...this.open.keys()]) this.settle(id, "cancel", "the client closed its side");
+    for (const id of [...this.open.keys()]) this.settle(id, cancelled("the client closed its side"));
   }
 
-  private settle(id: string, answer: AskAnswer, why?: string): boolean {
+  private settle(id: string, approval: Approval): boolean {
     const open = this.open.get(id);
     if (!open) return false;
     this.open.delete(id);
     clearTimeout(open.timer);
-    this.record("ask-answer", { id, answer, ...(why === undefined ? {} : { why }) });
-    open.resolve(answer);
+    this.record("ask-answer", {
+      id,
+      answer: approval.answer,
+      ...(approval.why === undefined ? {} : { why: approval.why }),
+    });
+    open.resolve(approval);
     return true;
   }
 }
+
+const cancelled = (why: string): Approval => ({ answer: "cancel", why });
 
 function isJson(text: string): boolean {
   try {
@@ -173,13 +170,8 @@ function isJson(text: string): boolean {
   }
 }
 
-function answerOf(msg: Record<string, unknown>): AskAnswer {
-  const result = msg.result;
-  // An error response (the client could not ask) or a result that is not an object.
-  if ("error" in msg || !isRecord(result)) return "cancel";
-  if (result.action === "accept") {
-    // Accepting the form with the box unticked is still a no.
-    return isRecord(result.content) && result.content.allow === true ? "accept" : "decline";
-  }
-  return result.action === "decline" ? "decline" : "cancel";
+function answerOf(msg: Record<string, unknown>): Approval {
+  // An error response: the client could not ask.
+  if ("error" in msg) return cancelled("the client answered with an error");
+  return readApproval(msg.result);
 }

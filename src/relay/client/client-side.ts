@@ -7,7 +7,17 @@
  * With a record-only gate (observe) or none (off) the bytes have already gone on when a frame
  * gets here (`passThrough`): the same steps run to log, judge and track it, but nothing is held.
  */
-import type { AskReply, Gate, HeldRequest, JudgeContext, SettledAnswer } from "../../core/gate/gate.js";
+import type {
+  AskAnswer,
+  AskHow,
+  AskReply,
+  Gate,
+  HeldRequest,
+  JudgeContext,
+  SettledAnswer,
+} from "../../core/gate/gate.js";
+import { effectEntries, effectKey } from "../../core/gate/effect-key.js";
+import type { OutOfBand } from "./ask-store.js";
 import { classify, isRecord, type Classified } from "../../core/wire/jsonrpc.js";
 import { readClientFrame, type ClientRequest } from "../../core/wire/client-frame.js";
 import { parseSharingLongStrings } from "../../core/json/long-string-parse.js";
@@ -57,6 +67,8 @@ export interface ClientSideDeps {
   passThrough: boolean;
   /** In pass-through both directions share one lane, so records keep the order frames crossed. */
   lane?: Lane;
+  /** Grants to check and a place for questions nobody can be asked in the chat (decision 0105). */
+  outOfBand?: OutOfBand;
 }
 
 export class ClientSide {
@@ -369,8 +381,10 @@ export class ClientSide {
     const ctx = this.context(held, kept);
     try {
       let answer = await gate.judge(held, ctx);
-      while (answer.action === "ask")
-        answer = await answer.settle(ctx.canAsk ? await this.ask(held, answer.question) : "failed");
+      while (answer.action === "ask") {
+        const [reply, how] = ctx.canAsk ? await this.ask(held, answer) : (["failed"] as const);
+        answer = await answer.settle(reply, how);
+      }
       return answer;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -383,27 +397,79 @@ export class ClientSide {
     }
   }
 
-  /** Puts a gate's question to the user through the client (elicitation). */
-  private async ask(held: HeldRequest, question: string): Promise<AskReply> {
+  /**
+   * Puts a gate's question to the user. A grant from `effectgate allow` for exactly this effect
+   * answers it unasked; else the client is asked in its chat when it can be (elicitation); else
+   * the question waits out of band and the call is refused with its id (decision 0105).
+   */
+  private async ask(held: HeldRequest, answer: AskAnswer): Promise<[AskReply, AskHow?]> {
     const d = this.d;
-    this.releaseQueueHold(); // the answer must be able to arrive
+    const oob = d.outOfBand;
+    // Without the judge's effects there is nothing exact to bind a grant to: never one then.
+    const key =
+      oob && answer.decision && answer.tool !== undefined
+        ? effectKey({
+            server: oob.server,
+            method: held.method,
+            tool: answer.tool,
+            effects: answer.decision.effects,
+          })
+        : undefined;
     try {
-      return await d.asker.ask(
-        question,
-        (seconds) =>
+      if (oob && key !== undefined) {
+        const grant = oob.store.takeGrant(key);
+        if (grant) {
           d.announce(
-            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
-          ),
-        this.judging.get(idKey(held.id))?.signal,
+            `${held.method} id ${JSON.stringify(held.id)}: allowed by \`effectgate allow ${grant.id}\``,
+          );
+          return ["accept", { channel: "grant", pendingId: grant.id }];
+        }
+      }
+      if (this.canElicit(held)) {
+        this.releaseQueueHold(); // the answer must be able to arrive
+        const approval = await d.asker.ask(
+          answer.question,
+          (seconds) =>
+            d.announce(
+              `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+            ),
+          this.judging.get(idKey(held.id))?.signal,
+        );
+        return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
+      }
+      if (!oob || key === undefined || !answer.decision || answer.tool === undefined) return ["failed"];
+      const q = oob.store.addPending({
+        key,
+        server: oob.server,
+        method: held.method,
+        tool: answer.tool,
+        effects: effectEntries(answer.decision.effects),
+        rule: answer.decision.rule ?? null,
+        reason: answer.decision.reason,
+        question: answer.question,
+        pid: process.pid,
+        cwd: process.cwd(),
+      });
+      d.announce(
+        `${held.method} id ${JSON.stringify(held.id)} needs your word: run \`effectgate allow ${q.id}\` (\`effectgate pending\` shows it), then retry`,
       );
-    } catch {
-      return "failed";
+      return ["pending", { channel: "pending", pendingId: q.id }];
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      d.announce(`could not ask about ${held.method} id ${JSON.stringify(held.id)}: ${why}; refused it`);
+      return ["failed", { channel: oob ? "pending" : "elicitation", why }];
     }
+  }
+
+  /** Whether this call's question can be put in the client's chat (a legacy elicitation). */
+  private canElicit(held: HeldRequest): boolean {
+    const d = this.d;
+    return !d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern;
   }
 
   private context(held: HeldRequest, kept?: MemberRecords): JudgeContext {
     const d = this.d;
-    const canAsk = !d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern;
+    const canAsk = !d.passThrough && (this.canElicit(held) || d.outOfBand !== undefined);
     return kept
       ? {
           record: (ev, data) => kept.events.push([ev, data]),

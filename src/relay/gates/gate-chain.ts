@@ -49,8 +49,8 @@ async function judgeFrom(
       return {
         ...answer,
         ...carried,
-        settle: async (reply) => {
-          const settled = await answer.settle(reply);
+        settle: async (reply, how) => {
+          const settled = await answer.settle(reply, how);
           if (settled.action !== "forward") return settled;
           return judgeFrom(gates, i + 1, req, ctx, would || settled.wouldRefuse === true);
         },

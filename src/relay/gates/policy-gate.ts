@@ -1,4 +1,5 @@
 import type {
+  AskHow,
   Gate,
   GateAnswer,
   GateOutcome,
@@ -52,7 +53,14 @@ export function createPolicyGate(opts: {
     return answer;
   };
 
-  const record = (ctx: JudgeContext, req: HeldRequest, tool: string, d: Decision, outcome: GateOutcome) => {
+  const record = (
+    ctx: JudgeContext,
+    req: HeldRequest,
+    tool: string,
+    d: Decision,
+    outcome: GateOutcome,
+    asked: AskHow | undefined,
+  ) => {
     const data: Record<string, unknown> = {
       id: req.id,
       method: req.method,
@@ -68,6 +76,7 @@ export function createPolicyGate(opts: {
     };
     if (d.effects.length > MAX_LOGGED_EFFECTS) data["effectsOmitted"] = d.effects.length - MAX_LOGGED_EFFECTS;
     if (d.unjudgeable !== undefined) data["unjudgeable"] = d.unjudgeable;
+    if (asked !== undefined) data["asked"] = { ...asked };
     ctx.record("decision", data);
   };
 
@@ -76,14 +85,15 @@ export function createPolicyGate(opts: {
     if (answer.action === "ask")
       return {
         ...answer,
-        settle: async (reply) => settled(ctx, req, tool, await answer.settle(reply)),
+        tool,
+        settle: async (reply, how) => settled(ctx, req, tool, await answer.settle(reply, how)),
       };
     const decision = answer.decision as Decision;
     // An allowed call that names paths, commands or destinations is recorded with them, so that
     // replay can show what it touched (decision 0094). A batch member's allow is recorded even
     // without effects: the relay keeps it until the batch's fate is known.
     if (decision.verdict !== "allow" || decision.effects.length > 0 || ctx.recordAllows === true)
-      record(ctx, req, tool, decision, answer.outcome ?? "forward");
+      record(ctx, req, tool, decision, answer.outcome ?? "forward", answer.asked);
     if (answer.outcome === "forward-noted") {
       const key = `${tool}\u0000${decision.rule ?? ""}`;
       if (!announced.has(key)) {

@@ -5,6 +5,7 @@
  * (worker-frames.ts) hands the bytes to a shadow worker when nothing can be refused
  * (docs/decisions/0050-observe-work-in-a-worker.md).
  */
+import type { OutOfBand } from "../client/ask-store.js";
 import type { BigFrame } from "../../core/framing/big-line.js";
 import type { Gate } from "../../core/gate/gate.js";
 import { LineSplitter, type Frame } from "../../core/framing/line-splitter.js";
@@ -64,6 +65,8 @@ export interface LocalFramesDeps {
   ownLine?: (bytes: Buffer) => void;
   /** Pause both sources while frames wait to be recorded (not in the worker: the relay does it). */
   holdBacklog?: boolean;
+  /** Where questions wait when the client cannot be asked (decision 0105). */
+  outOfBand?: OutOfBand;
 }
 
 export class LocalFrames implements Frames {
@@ -117,6 +120,7 @@ export class LocalFrames implements Frames {
       onError: d.onError,
       passThrough,
       ...(shared ? { lane: shared } : {}),
+      ...(d.outOfBand ? { outOfBand: d.outOfBand } : {}),
     });
     this.serverSide = new ServerSide({
       ...common,

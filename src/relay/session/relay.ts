@@ -16,6 +16,7 @@
  * only moves bytes; frames.ts is where bytes become frames either way.
  */
 import { serverStderrLine } from "../../core/text/server-stderr.js";
+import type { OutOfBand } from "../client/ask-store.js";
 import { escapeUntrusted } from "../../core/text/terminal-text.js";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
@@ -56,6 +57,8 @@ export interface RelayOptions {
   forwardSignals?: boolean;
   /** Longest line accepted in any stream (default MAX_FRAME_BYTES); tests lower it. */
   maxFrameBytes?: number;
+  /** Where questions wait when the client cannot be asked (`effectgate pending`, decision 0105). */
+  outOfBand?: OutOfBand;
   /** Called once the server is running (tests use it to learn the pid). */
   onSpawn?: (pid: number) => void;
   /**
@@ -162,6 +165,7 @@ class Session {
           toServer: this.toServer,
           stats: this.stats,
           holdBacklog: true,
+          ...(o.outOfBand ? { outOfBand: o.outOfBand } : {}),
         });
   }
 

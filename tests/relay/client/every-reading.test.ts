@@ -182,6 +182,6 @@ describe("Asker.take says whether a frame it took is JSON", () => {
     ).toEqual({
       json: true,
     });
-    await expect(answer).resolves.toBe("decline");
+    await expect(answer).resolves.toEqual({ answer: "decline", why: "the user declined" });
   });
 });
