@@ -1,8 +1,6 @@
 import { describeDestination } from "../net/destination-text.js";
 import type { Decision, Level } from "../types.js";
 import { MAX_QUESTION_CHARS } from "./ask-text.js";
-import { escapeUntrusted } from "../text/terminal-text.js";
-import { effectEntries } from "./effect-key.js";
 
 /**
  * The words a refused call comes back with. They are read by the model (which should stop and
