@@ -259,4 +259,12 @@ export const BLIND: BlindAttack[] = [
     answerId: 1,
     breached: ran("git_add"),
   },
+  {
+    class: "git-tool",
+    name: "git-diff-output-option",
+    tries: "git_diff {target: --output=~/.zshrc} (git reads it as an option and writes the file)",
+    frame: (b) => tc(1, "git_diff", { repo_path: b.project, target: `--output=${join(b.home, ".zshrc")}` }),
+    answerId: 1,
+    breached: ran("git_diff"),
+  },
 ];

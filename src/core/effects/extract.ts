@@ -94,6 +94,19 @@ class OverBudget extends Error {}
 /** Something in the arguments cannot be read one way only. */
 class Unjudgeable extends Error {}
 
+/**
+ * A word git receives on its command line is text, unless it starts with `-`: git then reads it
+ * as an option (`--output=~/.zshrc` writes that file). No honest revision or branch starts so.
+ */
+function gitWord(value: unknown, at: string): void {
+  const words = Array.isArray(value) ? value : [value];
+  for (const w of words)
+    if (typeof w === "string" && w.trimStart().startsWith("-"))
+      throw new Unjudgeable(
+        `git would read the argument at ${at} (${JSON.stringify(w.slice(0, 80))}) as an option, not a revision or a name`,
+      );
+}
+
 type Role = ArgRole | "generic";
 
 class Walker {
@@ -154,6 +167,7 @@ class Walker {
   /** `name` is the argument or member name the value sits under (array elements keep it). */
   visit(value: unknown, at: string, role: Role, depth: number, name?: string): void {
     if (role === "text" || role === "remote") return;
+    if (role === "gitWord") return gitWord(value, at);
     if (depth > BUDGET.maxDepth)
       throw new OverBudget(`arguments nested deeper than ${BUDGET.maxDepth} levels`);
     if (typeof value === "string") return this.string(value, at, role, depth, name);

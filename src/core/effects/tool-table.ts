@@ -17,9 +17,13 @@ import type { Operation } from "../types.js";
  * - remote: a path in a remote repository (GitHub): not on this machine, so not matched against
  *   local path rules; the tool's own verdict comes from the exec/verb rules. Only when the call
  *   names the repository (`owner` and `repo`); otherwise the path is local (see knownTool).
+ * - gitWord: a word the tool hands to git on its command line (mcp-server-git's `git_diff target`):
+ *   text, unless it starts with `-`, when git reads it as an option (`--output=~/.zshrc` writes
+ *   a file), and the call cannot be judged;
  * Arguments a known tool does not list fall back to the generic rules (every string a candidate).
  */
-export type ArgRole = Operation | "readWrite" | "command" | "url" | "pathOrUrl" | "text" | "remote";
+export type ArgRole =
+  Operation | "readWrite" | "command" | "url" | "pathOrUrl" | "text" | "remote" | "gitWord";
 
 export interface KnownTool {
   /** Operation for strings in arguments the table does not list. */
@@ -70,20 +74,20 @@ const TABLE: Record<string, KnownTool> = {
   git_status: { fallback: "read", args: { repo_path: "read" } },
   git_diff_unstaged: { fallback: "read", args: { repo_path: "read" } },
   git_diff_staged: { fallback: "read", args: { repo_path: "read" } },
-  git_diff: { fallback: "read", args: { repo_path: "read", target: "text" } },
+  git_diff: { fallback: "read", args: { repo_path: "read", target: "gitWord" } },
   git_log: { fallback: "read", args: { repo_path: "read" } },
-  git_show: { fallback: "read", args: { repo_path: "read", revision: "text" } },
+  git_show: { fallback: "read", args: { repo_path: "read", revision: "gitWord" } },
   git_branch: {
     fallback: "read",
-    args: { repo_path: "read", branch_type: "text", contains: "text", not_contains: "text" },
+    args: { repo_path: "read", branch_type: "gitWord", contains: "gitWord", not_contains: "gitWord" },
   },
   // git_add reads what it stages: git_diff_staged prints it next (decision 0069).
   git_add: { fallback: "write", args: { repo_path: "write", files: "readWrite" } },
   git_commit: { fallback: "write", args: { repo_path: "write", message: "text" } },
-  git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "text" } },
+  git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "gitWord" } },
   git_create_branch: {
     fallback: "write",
-    args: { repo_path: "write", branch_name: "text", base_branch: "text" },
+    args: { repo_path: "write", branch_name: "gitWord", base_branch: "gitWord" },
   },
   git_reset: { fallback: "write", args: { repo_path: "write" } },
   // Desktop Commander
