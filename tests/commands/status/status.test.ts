@@ -27,10 +27,10 @@ beforeAll(async () => {
       },
     }),
   );
-  // At observe everything reaches the server; enforce would refuse the key, strict the manifest too.
+  // At observe everything reaches the server; enforce would refuse the key, strict the task file too.
   ({ stderr: firstStderr } = await echoSession(box, { level: "observe", name: "fs" }, [
     tool(3, "write_file", { path: ssh, content: "ssh-ed25519 AAAA attacker" }),
-    tool(4, "write_file", { path: join(box.dir, "package.json"), content: "{}" }),
+    tool(4, "write_file", { path: join(box.dir, ".vscode", "tasks.json"), content: "{}" }),
     tool(5, "read_file", { path: join(box.dir, "notes.md") }),
   ]));
 }, 60_000);
@@ -80,9 +80,9 @@ describe("effectgate status", () => {
     expect(out).toContain('To allow it: remove "~/.ssh/**" from paths.deny in your copy');
     expect(out).toContain(`effectgate install --policy ${join(box.home, "effectgate-policy.yaml")}`);
     expect(out).toContain("To switch: effectgate install --level enforce");
-    // This client declared no elicitation: strict refuses the manifest write too.
+    // This client declared no elicitation: strict refuses the task file write too.
     expect(out).toContain("At strict, 2 calls would have been refused or asked about");
-    expect(out).toContain("paths.confirm **/package.json  1 call");
+    expect(out).toContain("paths.confirm **/.vscode/tasks.json  1 call");
     expect(out).toContain("To switch: effectgate install --level strict");
   });
 
