@@ -188,7 +188,7 @@ function planServer(
 }
 
 /** The server's own name for `--name`, when the relay can take it: it refuses `--name --`, and an
- *  empty name is no name (core/pins/lock.ts identityFor). */
+ *  empty name is no name (core/pins/identity.ts). */
 function nameFor(decl: ServerDecl): string | undefined {
   const key = decl.key;
   return key === undefined || key === "" || key === "--" ? undefined : key;

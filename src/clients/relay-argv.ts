@@ -165,7 +165,7 @@ export function rewrapPrefix(
     prefix.push({ value: flag }, { value });
     changes.push(`adds ${flag} ${value}`);
   }
-  // A --lock keys its pins by the command line unless named (core/pins/lock.ts identityFor):
+  // A --lock keys its pins by the command line unless named (core/pins/identity.ts):
   // naming such a server would orphan its pins, so it keeps going unnamed.
   const has = (flag: string) => r.options.some((o) => o.flag === flag);
   if (flags.name !== undefined && !has("--name") && !has("--lock")) {

@@ -15,8 +15,8 @@ import { signalServer, startServer } from "../relay/process/spawn-server.js";
 import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
-import { AskStore } from "../relay/client/ask-store.js";
-import { identityFor } from "../core/pins/lock.js";
+import type { AskStore } from "../relay/client/ask-store.js";
+import { identityFor } from "../core/pins/identity.js";
 import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
@@ -204,6 +204,12 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   local?.header({ ...header, level: built.level, from: built.from, policy: built.policy, lock: built.lock });
   const log = shadow ? shadow.log : (local as SessionLog);
   let finished = false;
+  // The out-of-band store is opened on the first question, once (its schemas load then).
+  let asks: Promise<AskStore> | undefined;
+  const openAskStore = (): Promise<AskStore> =>
+    (asks ??= import("../relay/client/ask-store.js").then(
+      (m) => new m.AskStore(effectgateHome(process.env)),
+    ));
   try {
     const result = await runRelay({
       serverArgv: parsed.server,
@@ -221,7 +227,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       ...(built.level === "strict" && built.gate !== undefined
         ? {
             outOfBand: {
-              store: new AskStore(effectgateHome(process.env)),
+              store: openAskStore,
               server: identityFor(parsed.name, parsed.server),
             },
           }

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import { buildEntry } from "../../src/core/pins/entry.js";
-import { identityFor, serializeLock, type LockFile } from "../../src/core/pins/lock.js";
+import { identityFor } from "../../src/core/pins/identity.js";
+import { serializeLock, type LockFile } from "../../src/core/pins/lock.js";
 import { loadLock, writeLock } from "../../src/config/lock-file.js";
 import { sandbox } from "../helpers/pins.js";
 

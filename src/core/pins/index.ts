@@ -8,6 +8,7 @@ export {
   type DetailedToolChange,
 } from "./compare.js";
 export { PinState, type ListPage } from "./state.js";
-export { identityFor, type LockEntry, type LockFile } from "./lock.js";
+export { identityFor } from "./identity.js";
+export { type LockEntry, type LockFile } from "./lock.js";
 export { escapeForTerminal } from "./escape.js";
 export type { Finding, Severity } from "./severity.js";

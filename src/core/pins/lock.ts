@@ -69,16 +69,6 @@ export type LockTool = z.infer<typeof LockTool>;
 export type LockEntry = z.infer<typeof LockEntry>;
 export type LockFile = z.infer<typeof LockFile>;
 
-/**
- * Which lock entry a server uses: `--name` when given, else its argv joined by spaces, each
- * word that is not plain (spaces, quotes, empty) written as a JSON string. The same server
- * started with a different argv is a different identity unless it is named.
- */
-export function identityFor(name: string | undefined, argv: readonly string[]): string {
-  if (name !== undefined && name !== "") return name;
-  return argv.map((a) => (/^[A-Za-z0-9_./:@%+=,~-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
-}
-
 /** Sorted keys, so the file reads the same however the server ordered its schema. */
 const sortedCopy = (v: unknown): unknown => JSON.parse(canonicalJson(v)) as unknown;
 

@@ -61,7 +61,8 @@ export type NewQuestion = Omit<PendingQuestion, "id" | "created" | "expires">;
 
 /** What the relay needs to ask out of band: the store, and the server as grants name it. */
 export interface OutOfBand {
-  store: AskStore;
+  /** Opened on the first question: the store's schemas (zod) stay off the start path (0107). */
+  store: () => Promise<AskStore>;
   /** The server's identity: its `--name`, else its command line (as pins name it). */
   server: string;
 }

@@ -417,7 +417,7 @@ export class ClientSide {
         : undefined;
     try {
       if (oob && key !== undefined) {
-        const grant = oob.store.takeGrant(key);
+        const grant = (await oob.store()).takeGrant(key);
         if (grant) {
           d.announce(
             `${held.method} id ${JSON.stringify(held.id)}: allowed by \`effectgate allow ${grant.id}\``,
@@ -438,7 +438,7 @@ export class ClientSide {
         return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
       }
       if (!oob || key === undefined || !answer.decision || answer.tool === undefined) return ["failed"];
-      const q = oob.store.addPending({
+      const q = (await oob.store()).addPending({
         key,
         server: oob.server,
         method: held.method,

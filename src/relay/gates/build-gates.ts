@@ -77,7 +77,7 @@ export async function readGateSettings(opts: BuildGateOptions): Promise<GateSett
     // Pins, the lock's reader and its schema load only for a relay that checks a lock.
     const [{ createPinGate, pinnedNames }, { identityFor }] = await Promise.all([
       import("./pin-gate.js"),
-      import("../../core/pins/lock.js"),
+      import("../../core/pins/identity.js"),
     ]);
     const identity = identityFor(opts.name, opts.serverArgv);
     pins = createPinGate({

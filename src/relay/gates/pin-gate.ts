@@ -5,7 +5,8 @@ import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } fr
 import type { TaintEvent } from "../../core/gate/session-judge.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
 import { instructionsFinding } from "../../core/pins/instructions.js";
-import { approvedTools, identityFor } from "../../core/pins/lock.js";
+import { identityFor } from "../../core/pins/identity.js";
+import { approvedTools } from "../../core/pins/lock.js";
 import { PinState } from "../../core/pins/state.js";
 import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
 import { denial, gateAnswer } from "../../core/gate/pipeline.js";

@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { canonicalHash } from "../../../src/core/json/jcs.js";
 import { buildEntry, diffEntry, type LiveServer } from "../../../src/core/pins/entry.js";
+import { identityFor } from "../../../src/core/pins/identity.js";
 import {
   approvedTools,
   formatLockPath,
   hashProblems,
-  identityFor,
   serializeLock,
   type LockEntry,
   type LockFile,

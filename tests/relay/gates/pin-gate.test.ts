@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
 import type { JudgeContext } from "../../../src/core/gate/gate.js";
 import type { Level } from "../../../src/core/types.js";
-import { identityFor } from "../../../src/core/pins/lock.js";
+import { identityFor } from "../../../src/core/pins/identity.js";
 import { createPinGate } from "../../../src/relay/gates/pin-gate.js";
 import { cli, fixture, sandbox } from "../../helpers/pins.js";
 
