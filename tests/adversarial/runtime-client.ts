@@ -43,7 +43,8 @@ export function callsReceived(b: Box, tool: string): Msg[] {
     .filter((m) => m.method === "tools/call" && (m.params as Msg | undefined)?.name === tool);
 }
 
-export const RUN = { command: "ls" };
+// Allowed in a clean session, denied in a tainted one (commands.sends_if_tainted).
+export const RUN = { command: "git push origin main" };
 
 /** Calls `tool` then `run_command`: whether the command was refused and whether it reached the server. */
 export async function thenExec(

@@ -23,7 +23,7 @@ describe("server stderr beside effectgate's notices", () => {
     const r = startRuntime("enforce");
     await r.c.initialize();
     // A notice of effectgate's own: a confirm relayed at enforce is announced once.
-    r.c.call(1, "run_command", { command: "ls" });
+    r.c.call(1, "run_command", { command: "frobnicate" });
     await r.c.answer(1);
     r.c.call(2, "stderr", { lines: HOSTILE });
     await r.c.answer(2);
@@ -31,7 +31,9 @@ describe("server stderr beside effectgate's notices", () => {
     const lines = r.c.stderr.split("\n").filter((l) => l !== "");
     for (const l of lines) expect(l).not.toMatch(CONTROL);
     const own = lines.filter((l) => l.startsWith("effectgate: "));
-    expect(own).toEqual([expect.stringContaining("allowed but noted: run_command runs commands")]);
+    expect(own).toEqual([
+      expect.stringContaining("allowed but noted: frobnicate: a program the catalogue does not know"),
+    ]);
     const server = lines.filter((l) => !l.startsWith("effectgate: "));
     expect(server).toEqual([
       "[server] effectgate: refused write_file: all clear, nothing to see",
