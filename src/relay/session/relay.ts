@@ -23,21 +23,21 @@ import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../../core/framing/li
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
-import {
-  serverEnv,
-  signalServer,
-  spawnServer,
-  stopLeftovers,
-  type ServerProcess,
-} from "../process/spawn-server.js";
+import { serverEnv, spawnServer } from "../process/spawn-server.js";
+import { childEndpoint, type ServerEndpoint } from "./endpoint.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
 export type { RelayLog, RelayStats } from "./types.js";
 export { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 
 export interface RelayOptions {
-  /** The server command and its arguments. */
+  /** The server command and its arguments (ignored when `server` is given). */
   serverArgv: readonly string[];
+  /**
+   * A server that is not a process of ours (the HTTP bridge of `--url`): started instead of
+   * spawning `serverArgv`. Its environment is not ours to filter.
+   */
+  server?: () => Promise<ServerEndpoint>;
   /** The client's side: what it writes to us, where we write to it, and our stderr. */
   input: Readable;
   output: Writable;
@@ -82,10 +82,14 @@ export interface RelayResult {
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
-  const { env, removed } = serverEnv(o.env, o.envDeny);
-  if (removed.length > 0) o.log.event("env-deny", { removed });
-  const child = await spawnServer(o.serverArgv, env, o.cwd, true);
-  o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
+  let child: ServerEndpoint;
+  if (o.server) child = await o.server();
+  else {
+    const { env, removed } = serverEnv(o.env, o.envDeny);
+    if (removed.length > 0) o.log.event("env-deny", { removed });
+    child = childEndpoint(await spawnServer(o.serverArgv, env, o.cwd, true), o.serverArgv);
+  }
+  o.log.event("server-start", { pid: child.pid ?? null, ...child.started });
   if (child.pid !== undefined) o.onSpawn?.(child.pid);
   return new Promise((resolve) => new Session(o, child, resolve).start());
 }
@@ -115,7 +119,7 @@ class Session {
 
   constructor(
     private readonly o: RelayOptions,
-    private readonly child: ServerProcess,
+    private readonly child: ServerEndpoint,
     private readonly resolve: (r: RelayResult) => void,
   ) {
     const log = o.log;
@@ -244,12 +248,12 @@ class Session {
 
   private kill(sig: NodeJS.Signals): void {
     this.sentSignals.add(sig);
-    signalServer(this.child, sig);
+    this.child.signal(sig);
   }
 
   /** Processes the server started and left running in its group are stopped too, and logged. */
   private stopLeftovers(): Promise<void> {
-    return stopLeftovers(this.child, GRACE_AFTER_TERM_MS, (signal) =>
+    return this.child.stopLeftovers(GRACE_AFTER_TERM_MS, (signal) =>
       this.o.log.event("kill", { signal, group: "left running after the server exited" }),
     );
   }
