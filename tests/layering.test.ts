@@ -55,6 +55,7 @@ const CORE = [
   "core/judge",
   "core/evaluation",
   "core/status",
+  "core/remote",
 ];
 const ALLOWED: Record<string, string[]> = {
   // Readers of bytes and JSON: nothing that judges.
@@ -73,6 +74,8 @@ const ALLOWED: Record<string, string[]> = {
   // Credentials in text: formats, decodings and fingerprints; shares the taint scan's decoders.
   "core/secrets": ["core/taint"],
   "core/pins": ["core/json", "core/text"],
+  // What the HTTP bridge decides without I/O: URLs, headers, addresses.
+  "core/remote": [],
   "core/replay": ["core/text"],
   "core/taint": ["core/gate", "core/judge", "core/policy", "core/text"],
   "core/judge": [
