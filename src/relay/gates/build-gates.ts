@@ -30,6 +30,8 @@ export interface BuildGateOptions {
   /** `--log-dir`: protected like every other file the relay uses. */
   logDir?: string;
   name?: string;
+  /** A remote server (`--url`): its URL as the pin identity spells it; serverArgv is then empty. */
+  remoteUrl?: string;
   serverArgv: string[];
   /** The server's working directory: relative paths in calls are resolved against it. */
   cwd: string;
@@ -62,9 +64,13 @@ export async function buildGate(opts: BuildGateOptions): Promise<BuiltGate> {
     gates.push(
       createPinGate({
         lockPath: opts.lock,
-        identity: identityFor(opts.name, opts.serverArgv),
+        identity:
+          opts.remoteUrl !== undefined && (opts.name === undefined || opts.name === "")
+            ? opts.remoteUrl
+            : identityFor(opts.name, opts.serverArgv),
         level,
         serverArgv: opts.serverArgv,
+        ...(opts.remoteUrl !== undefined ? { url: opts.remoteUrl } : {}),
       }),
     );
   }
