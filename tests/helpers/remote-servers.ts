@@ -85,15 +85,20 @@ class OrderedEventStore implements EventStore {
   }
 }
 
+export interface LegacyOptions {
+  /** The echo tool's description (a changed one is what pins must catch). */
+  echoDescription?: string;
+}
+
 /** The tools, for an SDK 1.x McpServer. */
-function legacyMcp(drop: Drop): McpServer {
+function legacyMcp(drop: Drop, o: LegacyOptions = {}): McpServer {
   const server = new McpServer(
     { name: "remote-fixture", version: "1.0.0" },
     { capabilities: { logging: {} } },
   );
   server.registerTool(
     "echo",
-    { description: "Echoes the text", inputSchema: { text: z.string() } },
+    { description: o.echoDescription ?? "Echoes the text", inputSchema: { text: z.string() } },
     ({ text }) => ({ content: [{ type: "text", text }] }),
   );
   server.registerTool(
@@ -199,7 +204,7 @@ async function listen(server: Server): Promise<void> {
 }
 
 /** Streamable HTTP as in 2025-03-26 … 2025-11-25: sessions, a GET stream, resumable streams. */
-export async function legacyServer(): Promise<RemoteFixture> {
+export async function legacyServer(o: LegacyOptions = {}): Promise<RemoteFixture> {
   const requests: SeenRequest[] = [];
   const record = recorder(requests);
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -237,7 +242,7 @@ export async function legacyServer(): Promise<RemoteFixture> {
         retryInterval: 100,
         onsessioninitialized: (id) => void sessions.set(id, t),
       });
-      await legacyMcp(drop).connect(t);
+      await legacyMcp(drop, o).connect(t);
       await t.handleRequest(req, res, parsed);
     })().catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));
