@@ -13,8 +13,9 @@
  * through this guard again.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import { isIP } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
-import { addressKind } from "../../core/remote/addresses.js";
+import { hostClass } from "../../core/net/host.js";
 import { isLoopbackHost } from "../../core/remote/server-url.js";
 import type { FetchLike } from "./wire-fetch.js";
 
@@ -30,26 +31,25 @@ export class SsrfRefused extends Error {
   }
 }
 
-/** Why an address may not be fetched, or undefined when it may. */
+/** Why an address (core/net/host.ts classifies it) may not be fetched, or undefined when it may. */
 export function addressRefusal(address: string, policy: SsrfPolicy): string | undefined {
-  const kind = addressKind(address);
+  const kind = hostClass(address.includes(":") && !address.startsWith("[") ? `[${address}]` : address);
   if (kind === "metadata") return `${address} is a cloud metadata address`;
-  if (kind === "public") return undefined;
-  if (kind === "not-an-address") return `${address} is not an IP address`;
-  if (policy.allowNonPublic) return undefined;
+  if (kind === "public" || policy.allowNonPublic) return undefined;
   return `${address} is a ${kind} address, and the server is on a public one`;
 }
 
+const bare = (hostname: string): string => hostname.replace(/^\[|\]$/g, "");
+
 /** Whether the server's own host is on this machine or a private network. */
 export async function serverIsNonPublic(url: URL): Promise<boolean> {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isLoopbackHost(url.hostname)) return true;
-  if (addressKind(host) !== "not-an-address") return addressKind(host) !== "public";
+  if (isLoopbackHost(url.hostname) || hostClass(url.hostname) !== "public") return true;
+  if (isIP(bare(url.hostname))) return false;
   try {
     const all = await new Promise<LookupAddress[]>((resolve, reject) =>
-      dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+      dnsLookup(url.hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
     );
-    return all.some((a) => addressKind(a.address) !== "public");
+    return all.some((a) => addressRefusal(a.address, { allowNonPublic: false }) !== undefined);
   } catch {
     return false; // unresolvable: treated as public, the stricter reading
   }
@@ -94,9 +94,9 @@ export function guardedFetch(policy: SsrfPolicy): FetchLike {
       throw new SsrfRefused(
         `refused to fetch ${url.origin}${url.pathname}: expected an https URL (SSRF guard), got ${url.protocol.replace(/:$/, "")}`,
       );
-    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const host = bare(url.hostname);
     // An address written in the URL is connected to without a lookup: judge it here.
-    if (addressKind(host) !== "not-an-address") {
+    if (isIP(host)) {
       const why = addressRefusal(host, policy);
       if (why) throw new SsrfRefused(`refused to fetch ${url.origin}${url.pathname}: ${why} (SSRF guard)`);
     }
