@@ -10,6 +10,7 @@ export interface RemoteArgs {
   oauthClientId?: string;
   oauthClientSecretEnv?: string;
   oauthClientMetadataUrl?: string;
+  oauthCallbackPort?: number;
 }
 
 export const urlOption: OptionDeclaration = {
@@ -52,6 +53,17 @@ export const remoteOptions: readonly OptionDeclaration[] = [
     meaning: "a client ID metadata document URL, offered to servers that accept one",
     default: "none",
   },
+  {
+    flags: "--oauth-callback-port <port>",
+    meaning: "the loopback port of the sign-in callback (a pre-registered client's redirect URI names it)",
+    default: "the stored registration's, else any free port",
+    parse: (text) => {
+      const port = Number(text);
+      if (!/^\d{1,5}$/.test(text) || port < 1 || port > 65535)
+        throw new UsageError(`expected a port number from 1 to 65535, got ${JSON.stringify(text)}`);
+      return port;
+    },
+  },
 ];
 
 /** The remote options as parsed (commander's camelCase names), or undefined without --url. */
@@ -78,6 +90,7 @@ export function remoteArgs(o: Record<string, unknown>): RemoteArgs | undefined {
     out.oauthClientSecretEnv = str("oauthClientSecretEnv") as string;
   if (str("oauthClientMetadataUrl") !== undefined)
     out.oauthClientMetadataUrl = str("oauthClientMetadataUrl") as string;
+  if (typeof o["oauthCallbackPort"] === "number") out.oauthCallbackPort = o["oauthCallbackPort"];
   return out;
 }
 

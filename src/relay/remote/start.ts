@@ -30,6 +30,8 @@ export interface RemoteChoice {
   /** The environment variable holding the pre-registered client's secret. */
   oauthClientSecretEnv?: string;
   oauthClientMetadataUrl?: string;
+  /** The loopback port of the OAuth callback (a pre-registered client's redirect URI names one). */
+  oauthCallbackPort?: number;
 }
 
 export interface PreparedRemote {
@@ -85,7 +87,8 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
       const stored = store.client(undefined)?.["redirect_uris"];
       const port =
         Array.isArray(stored) && typeof stored[0] === "string" ? Number(new URL(stored[0]).port) : undefined;
-      await callback.listen(port || undefined);
+      if (c.oauthCallbackPort !== undefined) await callback.listen(c.oauthCallbackPort, { exact: true });
+      else await callback.listen(port || undefined);
       const oauth = new BridgeOAuth({
         store,
         callback,

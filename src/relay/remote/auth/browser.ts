@@ -25,6 +25,7 @@ export function openBrowser(
   const { file, args } = opener(platform, env);
   try {
     const child = spawn(file, [...args, url], {
+      env,
       shell: false,
       stdio: "ignore",
       detached: true,

@@ -23,8 +23,12 @@ export class CallbackServer {
   private port: number | undefined;
   private expected: Expectation | undefined;
 
-  /** Listens (once); prefers `port`. Returns the redirect URL. */
-  async listen(port?: number): Promise<string> {
+  /**
+   * Listens (once); prefers `port`, or insists on it with `exact` (a pre-registered client's
+   * redirect URI names it: another port would be refused by the authorization server anyway).
+   * Returns the redirect URL.
+   */
+  async listen(port?: number, o: { exact?: boolean } = {}): Promise<string> {
     if (this.server) return this.url();
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -64,7 +68,11 @@ export class CallbackServer {
       });
     try {
       this.port = await bind(port ?? 0);
-    } catch {
+    } catch (err) {
+      if (o.exact)
+        throw new Error(
+          `cannot listen for the OAuth callback on 127.0.0.1:${port}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        );
       this.port = await bind(0);
     }
     server.unref();
