@@ -101,7 +101,7 @@ const ALLOWED: Record<string, string[]> = {
   "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
   platform: ["core/paths"],
   log: ["platform"],
-  clients: ["core/json", "platform"],
+  clients: ["core/json", "core/remote", "platform"],
   config: ["core/json", "core/paths", "core/pins", "core/policy"],
   relay: [...CORE, "config", "log", "platform"],
   bench: ["core/judge", "core/paths", "core/policy"],

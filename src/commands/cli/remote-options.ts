@@ -6,6 +6,8 @@ export interface RemoteArgs {
   url: string;
   /** `--header 'Name: value'` texts, as given. */
   headers: string[];
+  /** `--header-env Name=VAR` texts: a header whose whole value is an environment variable. */
+  headerEnv: string[];
   transport: "auto" | "http" | "sse";
   oauthClientId?: string;
   oauthClientSecretEnv?: string;
@@ -25,6 +27,13 @@ export const remoteOptions: readonly OptionDeclaration[] = [
     flags: "--header <header>",
     meaning:
       'a header for every request to the remote server, "Name: value"; ${VAR} is read from the environment',
+    default: "none",
+    repeatable: true,
+  },
+  {
+    flags: "--header-env <header>",
+    meaning:
+      'a header whose whole value is an environment variable, "Name=VAR" (kept off the command line; what install --remote writes)',
     default: "none",
     repeatable: true,
   },
@@ -83,6 +92,7 @@ export function remoteArgs(o: Record<string, unknown>): RemoteArgs | undefined {
   const out: RemoteArgs = {
     url: o["url"],
     headers: Array.isArray(o["header"]) ? (o["header"] as string[]) : [],
+    headerEnv: Array.isArray(o["headerEnv"]) ? (o["headerEnv"] as string[]) : [],
     transport: (str("transport") as RemoteArgs["transport"] | undefined) ?? "auto",
   };
   if (str("oauthClientId") !== undefined) out.oauthClientId = str("oauthClientId") as string;

@@ -83,3 +83,30 @@ export function loggableHeaderOption(text: string): string {
   const from = vars.length > 0 ? `, built from $${vars.join(", $")}` : "";
   return `${text.slice(0, colon).trim()}: (value not logged${from})`;
 }
+
+/**
+ * `--header-env 'Name=VAR'`: the header's whole value is the environment variable VAR, as it is.
+ * What `install --remote` writes: the value stays out of the command line (which other users of
+ * the machine can read) and out of any client's own `${…}` expansion of arguments.
+ */
+export function parseHeaderEnvOption(text: string, env: (name: string) => string | undefined): HeaderParse {
+  const eq = text.indexOf("=");
+  const name = eq > 0 ? text.slice(0, eq).trim() : "";
+  const variable = eq > 0 ? text.slice(eq + 1).trim() : "";
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable) || name === "")
+    return { ok: false, error: `--header-env: expected "Name=VARIABLE", got ${JSON.stringify(text)}` };
+  const parsed = parseHeaderOption(`${name}: x`, () => undefined);
+  if (!parsed.ok) return { ok: false, error: parsed.error.replace(/^--header/, "--header-env") };
+  const value = env(variable);
+  if (value === undefined)
+    return {
+      ok: false,
+      error: `--header-env ${name}: expected the environment variable ${variable} to be set, got nothing`,
+    };
+  if (/[\r\n\0]/.test(value))
+    return {
+      ok: false,
+      error: `--header-env ${name}: expected a value on one line, got a line break or NUL`,
+    };
+  return { ok: true, header: { name, value: value.trim(), fromEnv: [variable] } };
+}

@@ -5,7 +5,11 @@
  */
 import { join } from "node:path";
 import { UsageError } from "../../core/errors.js";
-import { parseHeaderOption, type StaticHeader } from "../../core/remote/header-option.js";
+import {
+  parseHeaderEnvOption,
+  parseHeaderOption,
+  type StaticHeader,
+} from "../../core/remote/header-option.js";
 import { parseServerUrl, type ServerUrl } from "../../core/remote/server-url.js";
 import { escapeUntrusted } from "../../core/text/terminal-text.js";
 import { effectgateHome } from "../../platform/home.js";
@@ -25,6 +29,8 @@ export interface RemoteChoice {
   url: string;
   /** `--header` option texts, as given. */
   headers: readonly string[];
+  /** `--header-env Name=VAR` option texts. */
+  headerEnv?: readonly string[];
   transport: TransportChoice;
   oauthClientId?: string;
   /** The environment variable holding the pre-registered client's secret. */
@@ -47,6 +53,11 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
   const headers: StaticHeader[] = [];
   for (const text of c.headers) {
     const h = parseHeaderOption(text, (name) => env[name]);
+    if (!h.ok) throw new UsageError(h.error);
+    headers.push(h.header);
+  }
+  for (const text of c.headerEnv ?? []) {
+    const h = parseHeaderEnvOption(text, (name) => env[name]);
     if (!h.ok) throw new UsageError(h.error);
     headers.push(h.header);
   }

@@ -72,6 +72,7 @@ export class CallbackServer {
       if (o.exact)
         throw new Error(
           `cannot listen for the OAuth callback on 127.0.0.1:${port}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+          { cause: err },
         );
       this.port = await bind(0);
     }
