@@ -28,15 +28,27 @@ function command() {
     const extra = [];
     if (scenario === "auth/pre-registration") {
       env.CONFORMANCE_CLIENT_SECRET = ctx.client_secret;
-      extra.push("--oauth-client-id", ctx.client_id, "--oauth-client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+      extra.push(
+        "--oauth-client-id",
+        ctx.client_id,
+        "--oauth-client-secret-env",
+        "CONFORMANCE_CLIENT_SECRET",
+      );
     }
     if (scenario === "auth/basic-cimd") extra.push("--oauth-client-metadata-url", CIMD_URL);
-    return { command: process.execPath, args: [join(ROOT, "dist", "main.js"), ...bridgeArgs, ...extra, "--url", url], env };
+    return {
+      command: process.execPath,
+      args: [join(ROOT, "dist", "main.js"), ...bridgeArgs, ...extra, "--url", url],
+      env,
+    };
   }
   if (bridge === "mcp-remote") {
     const extra = [];
     if (scenario === "auth/pre-registration")
-      extra.push("--static-oauth-client-info", JSON.stringify({ client_id: ctx.client_id, client_secret: ctx.client_secret }));
+      extra.push(
+        "--static-oauth-client-info",
+        JSON.stringify({ client_id: ctx.client_id, client_secret: ctx.client_secret }),
+      );
     if (scenario === "auth/basic-cimd") extra.push("--client-metadata-url", CIMD_URL);
     const proxy = process.env.MCP_REMOTE_PROXY;
     if (!proxy) throw new Error("MCP_REMOTE_PROXY: expected the path of mcp-remote's dist/proxy.js");
@@ -67,7 +79,10 @@ async function main() {
     });
   await client.connect(transport);
   if (scenario === "sse-retry") {
-    await client.request({ method: "tools/call", params: { name: "test_reconnection", arguments: {} } }, CallToolResultSchema);
+    await client.request(
+      { method: "tools/call", params: { name: "test_reconnection", arguments: {} } },
+      CallToolResultSchema,
+    );
   } else if (elicits) {
     await client.callTool({ name: "test_client_elicitation_defaults", arguments: {} });
   } else {
