@@ -328,6 +328,21 @@ async function modernMcp(): Promise<import("@modelcontextprotocol/server").McpSe
     },
     () => ({ content: [{ type: "text", text: "should not be callable" }] }),
   );
+  // Sends progress, then takes its time: the fixture cuts its stream after the first event.
+  s.registerTool(
+    "drop_me",
+    { description: "Its stream is cut after the first event", inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+      if (token !== undefined)
+        await ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: 1 },
+        });
+      await new Promise((r) => setTimeout(r, 3000));
+      return { content: [{ type: "text", text: "too late" }] };
+    },
+  );
   s.registerTool(
     "slow",
     { description: "Answers after a while, unless cancelled", inputSchema: z.object({ ms: z.number() }) },
@@ -373,7 +388,16 @@ export async function modernServer(): Promise<RemoteFixture> {
         }),
       );
       res.writeHead(r.status, Object.fromEntries(r.headers));
-      if (r.body) for await (const chunk of r.body) res.write(chunk);
+      const cut = body.includes('"drop_me"');
+      if (r.body)
+        for await (const chunk of r.body) {
+          res.write(chunk);
+          // A connection lost mid-answer: the first event made it, the rest never will.
+          if (cut) {
+            setTimeout(() => res.socket?.destroy(), 50);
+            return;
+          }
+        }
       res.end();
     })().catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));

@@ -180,6 +180,21 @@ describe("effectgate --url, Streamable HTTP with sessions", () => {
     expect(log).toContain("X-Api-Key: (value not logged, built from $MY_API_KEY)");
   });
 
+  it("posts the client's line byte for byte (spacing, escapes), not the SDK's re-serialised text", async () => {
+    fx = await legacyServer();
+    const box = remoteSandbox();
+    const raw = new RawClient(["--level", "enforce", "--url", fx.url], box.env);
+    await raw.initialize();
+    const line =
+      '{ "jsonrpc" : "2.0", "id" : 7 ,\t"method":"tools/call","params":{"name":"echo","arguments":{"text":"caf\\u00e9 \\/ ok"}}}';
+    raw.child.stdin!.write(`${line}\n`);
+    const answer = await raw.next();
+    await raw.close();
+    box.cleanup();
+    expect(answer["result"]).toEqual({ content: [{ type: "text", text: "café / ok" }] });
+    expect(fx.requests.filter((r) => r.body.includes('"tools/call"')).map((r) => r.body)).toEqual([line]);
+  });
+
   it("answers a request id beyond 2^53 with the client's own digits", async () => {
     fx = await legacyServer();
     const box = remoteSandbox();

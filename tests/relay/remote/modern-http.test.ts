@@ -85,6 +85,19 @@ describe("effectgate --url, 2026-07-28", () => {
     expect(fx.messages().some((m) => m["method"] === "notifications/cancelled")).toBe(false);
   });
 
+  it("answers a call whose stream was cut before its answer with an error: a 2026-07-28 stream cannot resume", async () => {
+    fx = await modernServer();
+    const b = await bridgedModern(fx.url);
+    const progress: unknown[] = [];
+    const call = b.client.callTool(
+      { name: "drop_me", arguments: {} },
+      { onprogress: (p) => void progress.push(p.progress) },
+    );
+    await expect(call).rejects.toThrow(/stream ended before it answered/);
+    await b.close();
+    expect(progress).toEqual([1]);
+  });
+
   it("does not send a call whose body reads two ways (the headers would show one, the server may act on the other)", async () => {
     fx = await modernServer();
     const box = remoteSandbox();
