@@ -109,7 +109,7 @@ export function parseRelayArgs(args: readonly string[]): RelayArgs {
 }
 
 /** The relay's argv with each `--header` value replaced by where it came from. */
-export function loggableArgv(args: readonly string[]): string[] {
+function loggableArgv(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i] as string;

@@ -24,7 +24,7 @@ export interface SsrfPolicy {
   allowNonPublic: boolean;
 }
 
-export class SsrfRefused extends Error {
+class SsrfRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SsrfRefused";

@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 
-export function opener(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): { file: string; args: string[] } {
+function opener(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): { file: string; args: string[] } {
   const browser = env["BROWSER"]?.trim();
   if (browser) return { file: browser, args: [] };
   if (platform === "darwin") return { file: "open", args: [] };
