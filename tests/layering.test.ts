@@ -57,6 +57,7 @@ const CORE = [
   "core/judge",
   "core/evaluation",
   "core/status",
+  "core/remote",
 ];
 const ALLOWED: Record<string, string[]> = {
   // Readers of bytes and JSON: nothing that judges.
@@ -80,6 +81,8 @@ const ALLOWED: Record<string, string[]> = {
   // Credentials in text: formats, decodings and fingerprints; shares the taint scan's decoders.
   "core/secrets": ["core/taint"],
   "core/pins": ["core/json", "core/text"],
+  // What the HTTP bridge decides without I/O: URLs, headers, addresses.
+  "core/remote": [],
   "core/replay": ["core/text"],
   "core/taint": ["core/gate", "core/judge", "core/net", "core/policy", "core/text"],
   "core/judge": [
@@ -106,7 +109,7 @@ const ALLOWED: Record<string, string[]> = {
   "core/status": ["core/evaluation", "core/gate", "core/replay", "core/text"],
   platform: ["core/paths", "core/process", "core/shell"],
   log: ["platform"],
-  clients: ["core/json", "platform"],
+  clients: ["core/json", "core/remote", "platform"],
   config: ["core/json", "core/paths", "core/pins", "core/policy", "platform"],
   relay: [...CORE, "config", "log", "platform"],
   bench: ["core/judge", "core/paths", "core/policy"],

@@ -9,12 +9,17 @@ import { type Edited, rewrapEdits, unwrapEdits, wrapEdits } from "./edits.js";
 import { parseConfig, stripBom } from "./parse.js";
 import { isObject } from "./registry/common.js";
 import { type Launcher, recognise, rewrapPrefix, type WrapFlags, wrapArgv } from "./relay-argv.js";
+import { declarationText, textHash, unwrapRemote, wrapRemote } from "./remote-wrap.js";
 import { serversOf } from "./servers.js";
 import type { ClientSpec, ConfigFile, Format, ServerDecl } from "./types.js";
 import { yamlEditor } from "./editors/yaml.js";
 
-/** `flags.name` is not used: install names each server after its own key (nameFor). */
-export type Mode = { kind: "install"; launcher: Launcher; flags: WrapFlags } | { kind: "uninstall" };
+/**
+ * `flags.name` is not used: install names each server after its own key (nameFor). `remote`:
+ * wrap remote servers too (`install --remote`, decision 0101).
+ */
+export type Mode =
+  { kind: "install"; launcher: Launcher; flags: WrapFlags; remote?: boolean } | { kind: "uninstall" };
 
 export interface ServerAction {
   name: string;
@@ -27,11 +32,15 @@ export interface ServerAction {
   unguarded?: boolean;
 }
 
-/** A declaration whose original had an explicit empty args list (see memos.ts). */
+/**
+ * A fact install remembers about a declaration (memos.ts): its original had an explicit empty
+ * args list, or (`remote`) it was a remote server, whose original text uninstall puts back.
+ */
 export interface PlanMemo {
   at: (string | number)[];
   /** canonicalHash of the wrapped argv install wrote. */
   argvHash: string;
+  remote?: { original: string; wroteHash: string };
 }
 
 export interface FilePlan {
@@ -48,6 +57,94 @@ export interface FilePlan {
 
 function editorFor(format: Format): Editor {
   return format === "toml" ? tomlEditor : format === "yaml" ? yamlEditor : jsonEditor;
+}
+
+/** Puts `value` at `at` inside `doc` (the planner's expected document). */
+function setAt(doc: unknown, at: (string | number)[], value: unknown): void {
+  let cur: unknown = doc;
+  for (const k of at.slice(0, -1))
+    cur = Array.isArray(cur) ? cur[k as number] : isObject(cur) ? cur[k as string] : undefined;
+  const last = at[at.length - 1];
+  if (Array.isArray(cur) && typeof last === "number") cur[last] = value;
+  else if (isObject(cur) && typeof last === "string") cur[last] = value;
+}
+
+/**
+ * A remote server at install (wrapped only with `--remote`, in JSON or JSONC), or one install
+ * wrapped as remote at uninstall (put back from its memo). Undefined: not this function's case.
+ */
+function planRemote(
+  spec: ClientSpec,
+  file: ConfigFile,
+  decl: ServerDecl,
+  mode: Mode,
+  knownMains: readonly string[],
+  body: string,
+  doc: unknown,
+  memo: PlanMemo | undefined,
+): { action: ServerAction; edits?: Edit[]; entry?: unknown; memo?: PlanMemo } | undefined {
+  const name = decl.name;
+  if (decl.kind === "remote") {
+    const unguarded = (why: string): { action: ServerAction } => ({
+      action: {
+        name,
+        action: "skip",
+        unguarded: true,
+        reason: `remote server ${decl.url ?? decl.type ?? ""} is UNGUARDED: ${why}`,
+      },
+    });
+    if (mode.kind !== "install" || !mode.remote)
+      return mode.kind === "install"
+        ? unguarded("run effectgate install --remote to guard it through effectgate --url")
+        : unguarded("not wrapped");
+    if (file.readOnly !== undefined) return unguarded(file.readOnly);
+    if (file.format !== "json" && file.format !== "jsonc")
+      return unguarded(
+        `install --remote edits JSON configs only; wrap it by hand with effectgate --url ${decl.url ?? "URL"}`,
+      );
+    const raw = entryAt(doc, decl.at);
+    if (!raw) return unguarded("not a server declaration");
+    const w = wrapRemote({
+      body,
+      decl,
+      raw,
+      style: spec.commandStyle,
+      launcher: mode.launcher,
+      flags: { ...mode.flags, name: nameFor(decl) },
+    });
+    if (typeof w === "string") return unguarded(`cannot wrap it: ${w}`);
+    return {
+      action: { name, action: "wrap", before: w.before, after: w.after },
+      edits: w.edits,
+      entry: w.entry,
+      memo: {
+        at: decl.at,
+        argvHash: canonicalHash(w.after),
+        remote: { original: w.original, wroteHash: w.wroteHash },
+      },
+    };
+  }
+  if (mode.kind !== "uninstall" || !decl.argv || !memo?.remote) return undefined;
+  const r = recognise(decl.argv, knownMains);
+  if (r.wrapped !== true || r.url === undefined) return undefined;
+  const now = declarationText(body, decl.at);
+  if (now === undefined || textHash(now) !== memo.remote.wroteHash)
+    return {
+      action: {
+        name,
+        action: "skip",
+        reason:
+          "a remote server install wrapped, edited since; left wrapped (put its url and headers back by hand)",
+      },
+    };
+  const u = unwrapRemote(body, decl.at, memo.remote.original);
+  if (typeof u === "string") return { action: { name, action: "skip", reason: `cannot unwrap: ${u}` } };
+  return {
+    action: { name, action: "unwrap", before: decl.argv, after: ["--url", r.url] },
+    edits: [u.edit],
+    entry: u.entry,
+    memo,
+  };
 }
 
 function entryAt(doc: unknown, at: (string | number)[]): Record<string, unknown> | undefined {
@@ -79,7 +176,31 @@ export function planFile(
     const memo = memos.find(
       (m) => isDeepStrictEqual(m.at, decl.at) && decl.argv && m.argvHash === canonicalHash(decl.argv),
     );
-    const act = planServer(spec, file, decl, mode, knownMains, body, editor, memo !== undefined);
+    if (
+      decl.kind === "remote" ||
+      (decl.argv && recognise(decl.argv, knownMains).wrapped === true && memo?.remote)
+    ) {
+      const r = planRemote(spec, file, decl, mode, knownMains, body, parsed.value, memo);
+      if (r) {
+        plan.actions.push(r.action);
+        if (r.edits) {
+          edits.push(...r.edits);
+          if (r.memo) plan.memos.push(r.memo);
+          setAt(expected, decl.at, r.entry);
+        }
+        continue;
+      }
+    }
+    const act = planServer(
+      spec,
+      file,
+      decl,
+      mode,
+      knownMains,
+      body,
+      editor,
+      memo !== undefined && !memo.remote,
+    );
     plan.actions.push(act.action);
     if (!act.edited || !act.action.after) continue;
     if (act.edited.emptyArgsKept && memo) plan.memos.push(memo);
@@ -140,16 +261,6 @@ function planServer(
   hadEmptyArgs: boolean,
 ): { action: ServerAction; edited?: Edited } {
   const name = decl.name;
-  if (decl.kind === "remote") {
-    return {
-      action: {
-        name,
-        action: "skip",
-        unguarded: true,
-        reason: `remote server ${decl.url ?? decl.type ?? ""} is UNGUARDED: effectgate cannot wrap HTTP/SSE servers`,
-      },
-    };
-  }
   if (decl.kind === "invalid" || !decl.argv)
     return { action: { name, action: "skip", reason: decl.problem ?? "not a server declaration" } };
   if (file.readOnly !== undefined) return { action: { name, action: "skip", reason: file.readOnly } };
@@ -180,6 +291,16 @@ function planServer(
     return { action: { name, action: "wrap", before, after }, edited };
   }
   if (!r.wrapped) return { action: { name, action: "skip", reason: "not wrapped" } };
+  // A remote server install wrapped comes back only from its memo (planRemote); without one its
+  // original shape (which keys held the URL and headers) is not known here.
+  if (r.url !== undefined)
+    return {
+      action: {
+        name,
+        action: "skip",
+        reason: `a wrapped remote server with no install memo in this EFFECTGATE_HOME; left wrapped (its URL: ${r.url})`,
+      },
+    };
   if (typeof view === "string") return { action: { name, action: "skip", reason: `cannot edit: ${view}` } };
   const edited = unwrapEdits(view, spec.commandStyle, body, r.dash, hadEmptyArgs);
   if (typeof edited === "string")

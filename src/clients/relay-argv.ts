@@ -20,6 +20,17 @@ export interface WrapFlags {
 
 /** The relay's own value-taking options that may appear before `--` (commands/relay.ts). */
 const RELAY_OPTIONS = new Set(["--policy", "--level", "--lock", "--log-dir", "--name"]);
+/** The options of a remote server (`effectgate --url …`), which takes no `--` (decision 0101). */
+const REMOTE_OPTIONS = new Set([
+  "--url",
+  "--header",
+  "--header-env",
+  "--transport",
+  "--oauth-client-id",
+  "--oauth-client-secret-env",
+  "--oauth-client-metadata-url",
+  "--oauth-callback-port",
+]);
 
 /** One relay option as written: `--flag value` (two words) or `--flag=value` (one). */
 export interface RelayOption {
@@ -53,6 +64,8 @@ export type Recognised =
       options: RelayOption[];
       inner: string[];
       dash: number;
+      /** A wrapped remote server (`--url`, no `--`): its URL. `inner` is then empty, `dash` the length. */
+      url?: string;
     }
   | { wrapped: "malformed"; why: string };
 
@@ -83,14 +96,16 @@ function isGenuine(words: readonly string[], knownMains: readonly string[]): boo
 export function recognise(argv: readonly string[], knownMains: readonly string[]): Recognised {
   const n = launcherLength(argv, knownMains);
   if (n === 0) return { wrapped: false };
-  if (!argv.includes("--", n)) return { wrapped: "malformed", why: "wrapped without a -- separator" };
+  const remote = argv.slice(n).some((w) => w === "--url" || w.startsWith("--url="));
+  if (!remote && !argv.includes("--", n))
+    return { wrapped: "malformed", why: "wrapped without a -- separator" };
   const options: RelayOption[] = [];
   let i = n;
   while (i < argv.length && argv[i] !== "--") {
     const word = argv[i] as string;
     const eq = word.indexOf("=");
     const flag = eq > 0 ? word.slice(0, eq) : word;
-    if (!RELAY_OPTIONS.has(flag))
+    if (!RELAY_OPTIONS.has(flag) && !(remote && REMOTE_OPTIONS.has(flag)))
       return { wrapped: "malformed", why: `unexpected ${JSON.stringify(word)} before --` };
     const value = eq > 0 ? word.slice(eq + 1) : argv[i + 1];
     // The relay refuses `--policy --` and a missing value (commands/relay.ts parseRelayArgs).
@@ -98,6 +113,21 @@ export function recognise(argv: readonly string[], knownMains: readonly string[]
       return { wrapped: "malformed", why: `${flag} without a value` };
     options.push({ flag, value, at: i, words: eq > 0 ? 1 : 2 });
     i += eq > 0 ? 1 : 2;
+  }
+  if (remote) {
+    if (i < argv.length) return { wrapped: "malformed", why: "both --url and a command after --" };
+    const url = options.filter((o) => o.flag === "--url").map((o) => o.value);
+    if (url.length !== 1) return { wrapped: "malformed", why: "--url given more than once" };
+    const genuine = isGenuine(argv.slice(0, n), knownMains);
+    return {
+      wrapped: true,
+      genuine,
+      launcher: n,
+      options,
+      inner: [],
+      dash: argv.length,
+      url: url[0] as string,
+    };
   }
   if (argv[i] !== "--") return { wrapped: "malformed", why: "wrapped without a -- separator" };
   const inner = argv.slice(i + 1);

@@ -5,7 +5,7 @@ import { UsageError } from "../core/errors.js";
 import type { MachineFacts } from "../platform/client-paths.js";
 import { discover, readConfig, writeConfig } from "./config-io.js";
 import { withLinkedMains } from "./launcher.js";
-import { loadMemos, type Memo, memosFor, updateMemos } from "./memos.js";
+import { loadMemos, type Memo, memoFor, memosFor, updateMemos } from "./memos.js";
 import { type FilePlan, holdPlan, type Mode, planFile } from "./plan.js";
 import { CLIENTS, clientByName } from "./registry/index.js";
 import { parseConfig } from "./parse.js";
@@ -95,7 +95,7 @@ export function runPlans(opts: {
           : `  written (backup ${backup})\n`,
       );
       result.written++;
-      const done = plan.memos.map((m) => ({ config: read.target, ...m, emptyArgs: true as const }));
+      const done = plan.memos.map((m) => memoFor(read.target, m));
       (opts.mode.kind === "install" ? add : drop).push(...done);
       if (opts.mode.kind === "install") updateUnwrapMemos(opts.unwrapMemosPath, [], unwrapped);
     } catch (err) {

@@ -7,7 +7,7 @@ import { formatLockPath } from "../core/pins/lock.js";
 import { lookAlikeGroups, lookAlikeSentence } from "../core/pins/lookalike.js";
 import { formatFirstApproval, formatReport, reportLines, type ReportLine } from "../core/pins/report.js";
 import { checkLockFolder, DEFAULT_LOCK, loadLock, writeLock } from "../config/lock-file.js";
-import { probeServer, ProbeError, ProbeInterrupted } from "../relay/process/probe.js";
+import { probeEndpoint, probeServer, ProbeError, ProbeInterrupted } from "../relay/process/probe.js";
 import { currentProfile } from "../platform/profile.js";
 import { envDenier } from "../relay/gates/build-gates.js";
 import { readPolicy } from "../config/policy-file.js";
@@ -15,6 +15,7 @@ import { serverEnv } from "../relay/process/spawn-server.js";
 import { VERSION } from "../version.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { policyOption } from "./cli/values.js";
+import { remoteArgs, remoteOptions, urlOption, type RemoteArgs } from "./cli/remote-options.js";
 
 interface Options {
   lock: string;
@@ -24,6 +25,8 @@ interface Options {
   pinEnv: string[];
   policy?: string;
   argv: string[];
+  /** `--url`: a remote server, probed through the relay's HTTP bridge. */
+  remote?: RemoteArgs;
 }
 
 export const command: CommandDeclaration = {
@@ -71,9 +74,15 @@ export const command: CommandDeclaration = {
     policyOption(
       "start the server with the environment this policy's env.deny leaves it, as the relay would",
     ),
+    {
+      ...urlOption,
+      meaning: "a remote server instead of a command: probed as the relay's --url bridge does",
+    },
+    ...remoteOptions,
   ],
   serverCommand: {
     example: "effectgate approve -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+    unlessOption: "url",
   },
   examples: [
     {
@@ -87,8 +96,18 @@ export const command: CommandDeclaration = {
   ],
   run: (parsed) => {
     // --timeout is read in seconds and kept in milliseconds.
-    const { timeout, ...rest } = parsed.options as Omit<Options, "argv" | "timeoutMs"> & { timeout: number };
-    return approve({ ...rest, timeoutMs: timeout, argv: parsed.server });
+    const o = parsed.options;
+    const remote = remoteArgs(o);
+    return approve({
+      lock: o["lock"] as string,
+      diff: o["diff"] === true,
+      timeoutMs: o["timeout"] as number,
+      name: o["name"] as string | undefined,
+      pinEnv: o["pinEnv"] as string[],
+      ...(o["policy"] !== undefined ? { policy: o["policy"] as string } : {}),
+      argv: parsed.server,
+      ...(remote ? { remote } : {}),
+    });
   },
 };
 
@@ -100,7 +119,12 @@ async function approve(o: Options): Promise<number> {
   const { lock, edited } = loadLock(o.lock, { mustExist: false, allowEdited: !o.diff });
   // Say that the lock cannot be written before starting the server, not after.
   if (!o.diff) checkLockFolder(o.lock);
-  const identity = identityFor(o.name, o.argv);
+  const remote = o.remote
+    ? (await import("../relay/remote/start.js")).prepareRemote(o.remote, process.env)
+    : undefined;
+  const identity =
+    remote && (o.name === undefined || o.name === "") ? remote.server.identity : identityFor(o.name, o.argv);
+  const target = remote ? `--url ${remote.server.identity}` : `-- ${o.argv.join(" ")}`;
   if (identity === "__proto__")
     throw new UsageError('--name: expected a name other than "__proto__", got "__proto__"');
   const where = formatLockPath(["servers", identity]);
@@ -108,12 +132,14 @@ async function approve(o: Options): Promise<number> {
   let stderrTail = "";
   let probed;
   try {
-    probed = await probeServer(o.argv, {
+    const probeOptions = {
       timeoutMs: o.timeoutMs,
-      env: probeEnv(o.policy),
       clientVersion: VERSION,
-      onStderr: (t) => void (stderrTail = (stderrTail + t).slice(-4000)),
-    });
+      onStderr: (t: string) => void (stderrTail = (stderrTail + t).slice(-4000)),
+    };
+    probed = remote
+      ? await probeEndpoint(await remote.start(), probeOptions)
+      : await probeServer(o.argv, { ...probeOptions, env: probeEnv(o.policy) });
   } catch (err) {
     if (!(err instanceof ProbeError)) throw err;
     // The message may quote the server (its error text, a cursor): untrusted like the rest.
@@ -126,6 +152,7 @@ async function approve(o: Options): Promise<number> {
   }
   const live: LiveServer = {
     argv: o.argv,
+    ...(remote ? { url: remote.server.identity } : {}),
     envNames: o.pinEnv,
     instructions: probed.instructions,
     tools: probed.tools,
@@ -181,7 +208,7 @@ async function approve(o: Options): Promise<number> {
   if (o.diff) {
     if (old === undefined) {
       out(
-        `${o.lock}: no entry for ${escapeForTerminal(where)}; run: effectgate approve${o.lock === DEFAULT_LOCK ? "" : ` --lock ${o.lock}`}${o.name ? ` --name ${o.name}` : ""} -- ${escapeForTerminal(o.argv.join(" "))}`,
+        `${o.lock}: no entry for ${escapeForTerminal(where)}; run: effectgate approve${o.lock === DEFAULT_LOCK ? "" : ` --lock ${o.lock}`}${o.name ? ` --name ${o.name}` : ""} ${escapeForTerminal(target)}`,
       );
       for (const l of listing) out(l);
       return 1;

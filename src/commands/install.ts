@@ -14,6 +14,7 @@ import { dryRunOption, levelOption, policyOption, projectOption } from "./cli/va
 
 interface Options {
   dryRun: boolean;
+  remote: boolean;
   client: string[];
   level?: string;
   policy?: string;
@@ -25,10 +26,17 @@ export const command: CommandDeclaration = {
     "Wrap the stdio MCP servers of client configs so that they start through effectgate, each " +
     "with --name set to its name in the config. Servers already wrapped get the current " +
     "launcher and the --level and --policy given here; their other options are kept. --level " +
-    "and --policy are written into the configs only when given. Exit 1 when a config could not " +
-    "be changed.",
+    "and --policy are written into the configs only when given. With --remote, remote (HTTP) " +
+    "servers of JSON configs are wrapped too, as effectgate --url (docs/remote.md); without it " +
+    "they are named as unguarded. Exit 1 when a config could not be changed.",
   options: [
     dryRunOption,
+    {
+      flags: "--remote",
+      meaning:
+        "also wrap remote servers as effectgate --url; header values move into their env, and effectgate signs in instead of the client",
+      default: "off (remote servers are named as unguarded)",
+    },
     clientOption,
     levelOption("none written; the relay then uses the policy's mode, else observe"),
     policyOption(
@@ -71,6 +79,7 @@ async function install(o: Options): Promise<number> {
       kind: "install",
       launcher,
       flags: { level, policy },
+      remote: o.remote,
     },
     knownMains,
     dryRun: o.dryRun,

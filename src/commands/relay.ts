@@ -1,7 +1,9 @@
 /**
  * `effectgate [--policy P] [--level L] [--lock F] [--log-dir D] [--name N] -- CMD ARGS…`
+ * `effectgate [same options] --url URL [--header 'Name: value']… [--transport auto|http|sse]`
  * Declares the options (parsed by src/commands/cli/), reads EFFECTGATE_OFF before any file is opened, builds the gate, opens the
- * session log and hands process.stdin/stdout to the relay.
+ * session log and hands process.stdin/stdout to the relay. With `--url` the relay's server is
+ * the HTTP bridge (src/relay/remote/), loaded only then.
  */
 import { keepSetting, pruneSessions } from "../log/retention.js";
 import { defaultSessionsDir } from "../log/naming.js";
@@ -21,6 +23,8 @@ import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
 import { levelOption, policyOption } from "./cli/values.js";
+import { remoteArgs, remoteOptions, urlOption, type RemoteArgs } from "./cli/remote-options.js";
+import { loggableHeaderOption } from "../core/remote/header-option.js";
 
 export interface RelayArgs {
   policy?: string;
@@ -29,6 +33,8 @@ export interface RelayArgs {
   logDir?: string;
   name?: string;
   server: string[];
+  /** `--url` and its companions: a remote server instead of a command. */
+  remote?: RemoteArgs;
 }
 
 export const command: CommandDeclaration = {
@@ -57,9 +63,12 @@ export const command: CommandDeclaration = {
       meaning: "the server's name, for the policy's server globs and the log",
       default: "none",
     },
+    urlOption,
+    ...remoteOptions,
   ],
   serverCommand: {
     example: "effectgate -- npx -y @modelcontextprotocol/server-filesystem ~/work",
+    unlessOption: "url",
   },
   examples: [
     {
@@ -73,14 +82,42 @@ export const command: CommandDeclaration = {
     },
     { command: "effectgate install --level enforce", says: "wrap every server in your clients' configs" },
   ],
-  run: (parsed) =>
-    relay(parsed.words, { ...(parsed.options as Omit<RelayArgs, "server">), server: parsed.server }),
+  run: (parsed) => relay(parsed.words, relayArgs(parsed.options, parsed.server)),
 };
+
+function relayArgs(options: Record<string, unknown>, server: string[]): RelayArgs {
+  const pick = (k: "policy" | "level" | "lock" | "logDir" | "name") =>
+    options[k] === undefined ? {} : { [k]: options[k] as string };
+  const remote = remoteArgs(options);
+  return {
+    ...pick("policy"),
+    ...(options["level"] === undefined ? {} : { level: options["level"] as Level }),
+    ...pick("lock"),
+    ...pick("logDir"),
+    ...pick("name"),
+    server,
+    ...(remote ? { remote } : {}),
+  };
+}
 
 export function parseRelayArgs(args: readonly string[]): RelayArgs {
   const parsed = parseCommand(undefined, command, args);
   if (parsed === "help") throw new UsageError("expected relay options, got --help");
-  return { ...(parsed.options as Omit<RelayArgs, "server">), server: parsed.server };
+  return relayArgs(parsed.options, parsed.server);
+}
+
+/** The relay's argv with each `--header` value replaced by where it came from. */
+function loggableArgv(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as string;
+    if (word === "--") return [...out, ...args.slice(i)];
+    if (word === "--header" && i + 1 < args.length) {
+      out.push(word, loggableHeaderOption(args[++i] as string));
+    } else if (word.startsWith("--header=")) out.push(`--header=${loggableHeaderOption(word.slice(9))}`);
+    else out.push(word);
+  }
+  return out;
 }
 
 export function sessionDir(logDir: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -126,12 +163,17 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   // the checks off nothing asks, so nothing can block "off".
   if (!off) askTimeoutMs(process.env);
   const cwd = process.cwd();
+  // The bridge's module (and the SDK under it) is loaded only for a remote server.
+  const remote = parsed.remote
+    ? (await import("../relay/remote/start.js")).prepareRemote(parsed.remote, process.env)
+    : undefined;
   const gateOptions = {
     ...(parsed.policy !== undefined ? { policy: parsed.policy } : {}),
     ...(parsed.level !== undefined ? { level: parsed.level } : {}),
     ...(parsed.lock !== undefined ? { lock: parsed.lock } : {}),
     ...(parsed.logDir !== undefined ? { logDir: parsed.logDir } : {}),
     ...(parsed.name !== undefined ? { name: parsed.name } : {}),
+    ...(remote ? { remoteUrl: remote.server.identity } : {}),
     serverArgv: parsed.server,
     cwd,
     off,
@@ -143,20 +185,24 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   // Then the server starts, and the judges, the log and the worker load while it does
   // (docs/decisions/0107-start-up-path.md). Its bytes wait in the pipes until the relay reads.
   // Signals that arrive from here on are held and passed on once the session starts.
-  const server = startServer({
-    serverArgv: parsed.server,
-    env: process.env,
-    envDeny: settings.envDeny,
-    cwd,
-    forwardSignals: true,
-  });
-  server.catch(() => undefined); // thrown where runRelay awaits it, once the log is open
+  // A remote server is the HTTP bridge, started by the relay itself once the log is open.
+  const server = remote
+    ? undefined
+    : startServer({
+        serverArgv: parsed.server,
+        env: process.env,
+        envDeny: settings.envDeny,
+        cwd,
+        forwardSignals: true,
+      });
+  server?.catch(() => undefined); // thrown where runRelay awaits it, once the log is open
   const logDir = sessionDir(parsed.logDir, process.env);
   const name = parsed.name ?? null;
   const header = {
     effectgate: VERSION,
-    argv: args,
-    server: parsed.server,
+    // Header values are often keys: the log keeps their names only.
+    argv: remote ? loggableArgv(args) : args,
+    server: remote ? ["--url", remote.server.loggable] : parsed.server,
     name,
     cwd,
     pid: process.pid,
@@ -198,7 +244,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     return { runRelay: relayModule.runRelay, openSessionLog: writer.openSessionLog, shadow, built };
   });
   // Nothing may outlive a relay that stops here: the server is in a process group of its own.
-  loaded.catch(() => server.then((s) => signalServer(s.child, "SIGKILL")).catch(() => undefined));
+  loaded.catch(() => server?.then((s) => signalServer(s.child, "SIGKILL")).catch(() => undefined));
   const { runRelay, openSessionLog, shadow, built } = await loaded;
   const local = shadow ? null : openSessionLog({ dir: logDir, name, warn: say });
   local?.header({ ...header, level: built.level, from: built.from, policy: built.policy, lock: built.lock });
@@ -213,6 +259,8 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   try {
     const result = await runRelay({
       serverArgv: parsed.server,
+      ...(remote ? { remote: () => remote.start() } : {}),
+      ...(server ? { server } : {}),
       input: process.stdin,
       output: process.stdout,
       errorOutput: process.stderr,
@@ -220,7 +268,6 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
       log,
       env: process.env,
       envDeny: built.envDeny,
-      server,
       cwd,
       forwardSignals: true,
       // Only strict asks; a question nobody can be asked in the chat waits for `effectgate allow`.
@@ -228,7 +275,10 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
         ? {
             outOfBand: {
               store: openAskStore,
-              server: identityFor(parsed.name, parsed.server),
+              server:
+                remote && (parsed.name === undefined || parsed.name === "")
+                  ? remote.server.identity
+                  : identityFor(parsed.name, parsed.server),
             },
           }
         : {}),

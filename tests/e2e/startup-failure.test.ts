@@ -113,6 +113,14 @@ describe("start-up failures reach the client", () => {
     expect(received(b.record)).toEqual([]);
   });
 
+  it("a --url the bridge refuses: the client sees what was expected; exit 2", async () => {
+    const b = box();
+    const err = await connectError(["--url", "ftp://mcp.example/mcp"], b.env);
+    expect(err?.message).toContain("effectgate cannot start (exit 2, usage error)");
+    expect(err?.message).toContain('--url: expected an https URL, got the scheme "ftp:"');
+    expect((await rawStart(["--url", "ftp://mcp.example/mcp"], b.env)).code).toBe(2);
+  });
+
   it("a lock that cannot be read is a configuration error the client sees too", async () => {
     const b = box();
     const lock = join(b.home, "missing.lock");

@@ -49,7 +49,11 @@ export interface CommandDeclaration {
   operands?: readonly OperandDeclaration[];
   /** Set for commands that start a server: the words after `--` are its command line, kept
    *  verbatim and required. `example` is a full command line for the error that asks for it. */
-  serverCommand?: { example: string };
+  serverCommand?: {
+    example: string;
+    /** An option (commander's name) that gives the server another way: with it, no `--`. */
+    unlessOption?: string;
+  };
   /** One to three, each a full command line a user could type. */
   examples: readonly Example[];
   run(parsed: Parsed): Promise<number>;

@@ -109,7 +109,15 @@ function parseOrThrow(command: string | undefined, decl: CommandDeclaration, arg
     throw new UsageError(commanderProblem(err, decl, cmd));
   }
   const server = dash < 0 ? [] : args.slice(dash + 1);
-  if (decl.serverCommand) {
+  // A command that takes a server may take it another way (the relay's --url): then no `--`.
+  const instead = decl.serverCommand?.unlessOption;
+  const other = instead === undefined ? undefined : cmd.opts()[instead];
+  if (decl.serverCommand && other !== undefined) {
+    if (dash >= 0)
+      throw new UsageError(
+        `expected either --${instead} or -- CMD [ARGS...], got both (--${instead} ${String(other)} and -- ${server.join(" ")})`,
+      );
+  } else if (decl.serverCommand) {
     if (dash < 0)
       throw new UsageError(`expected -- followed by the server command, e.g. ${decl.serverCommand.example}`);
     if (server.length === 0 || server[0] === "")

@@ -8,6 +8,8 @@ import type { Finding } from "./severity.js";
 /** What a probe of a live server saw, as far as the lock cares. */
 export interface LiveServer {
   argv: readonly string[];
+  /** A remote server's URL (then argv is empty). */
+  url?: string;
   /** Names from `--pin-env`. */
   envNames: readonly string[];
   instructions?: string | undefined;
@@ -59,8 +61,7 @@ export function buildEntry(live: LiveServer): BuiltEntry {
   return {
     ok: true,
     entry: {
-      command,
-      args,
+      ...(live.url !== undefined ? { url: live.url } : { command, args }),
       env: [...new Set(live.envNames)].sort(),
       ...(live.instructions !== undefined
         ? { instructions: live.instructions, instructionsHash: canonicalHash(live.instructions) }
@@ -85,16 +86,29 @@ export function diffEntry(
 ): { server: Finding[]; tools: DetailedToolChange[] } {
   const server: Finding[] = [];
   const [command = "", ...args] = live.argv;
-  if (approved.command !== command)
-    server.push({
-      text: `command changed from ${JSON.stringify(approved.command)} to ${JSON.stringify(command)}`,
-      severity: "high",
-    });
-  if (canonicalJson(approved.args) !== canonicalJson(args))
-    server.push({
-      text: `arguments changed from [${list(approved.args)}] to [${list(args)}]`,
-      severity: "high",
-    });
+  if (approved.url !== undefined || live.url !== undefined) {
+    if (approved.url !== live.url)
+      server.push({
+        text:
+          approved.url === undefined
+            ? `was the command ${JSON.stringify([approved.command ?? "", ...(approved.args ?? [])].join(" "))}, now the URL ${JSON.stringify(live.url)}`
+            : live.url === undefined
+              ? `was the URL ${JSON.stringify(approved.url)}, now the command ${JSON.stringify(live.argv.join(" "))}`
+              : `URL changed from ${JSON.stringify(approved.url)} to ${JSON.stringify(live.url)}`,
+        severity: "high",
+      });
+  } else {
+    if (approved.command !== command)
+      server.push({
+        text: `command changed from ${JSON.stringify(approved.command)} to ${JSON.stringify(command)}`,
+        severity: "high",
+      });
+    if (canonicalJson(approved.args) !== canonicalJson(args))
+      server.push({
+        text: `arguments changed from [${list(approved.args ?? [])}] to [${list(args)}]`,
+        severity: "high",
+      });
+  }
   const envNow = new Set(live.envNames);
   const envThen = new Set(approved.env);
   const added = [...envNow].filter((n) => !envThen.has(n)).sort();

@@ -47,8 +47,11 @@ const LockResource = z.strictObject({
 });
 
 export const LockEntry = z.strictObject({
-  command: z.string(),
-  args: z.array(z.string()),
+  /** A server started as a command (the relay's `-- CMD ARGS…`)… */
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  /** …or a remote one (`--url`): its URL as the pin identity spells it. Exactly one of the two. */
+  url: z.string().optional(),
   /** Names of environment variables pinned with `--pin-env`; values are never stored. */
   env: z.array(z.string()),
   instructions: z.string().optional(),
@@ -62,7 +65,19 @@ export const LockEntry = z.strictObject({
 
 export const LockFile = z.strictObject({
   version: z.literal(1),
-  servers: z.record(z.string(), LockEntry),
+  servers: z.record(
+    z.string(),
+    LockEntry.superRefine((e, ctx) => {
+      const command = e.command !== undefined || e.args !== undefined;
+      if (command === (e.url !== undefined))
+        ctx.addIssue({
+          code: "custom",
+          message: "expected either command and args (a command) or url (a remote server)",
+        });
+      else if (command && (e.command === undefined || e.args === undefined))
+        ctx.addIssue({ code: "custom", message: "expected both command and args" });
+    }),
+  ),
 });
 
 export type LockTool = z.infer<typeof LockTool>;
@@ -192,8 +207,7 @@ export function serializeLock(lock: LockFile): string {
     Object.entries(sortRecord(lock.servers)).map(([id, e]): [string, LockEntry] => [
       id,
       {
-        command: e.command,
-        args: e.args,
+        ...(e.url !== undefined ? { url: e.url } : { command: e.command ?? "", args: e.args ?? [] }),
         env: [...e.env].sort(),
         // JSON.stringify leaves both out when there are no instructions.
         instructions: e.instructions,

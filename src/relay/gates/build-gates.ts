@@ -30,6 +30,8 @@ export interface BuildGateOptions {
   /** `--log-dir`: protected like every other file the relay uses. */
   logDir?: string;
   name?: string;
+  /** A remote server (`--url`): its URL as the pin identity spells it; serverArgv is then empty. */
+  remoteUrl?: string;
   serverArgv: string[];
   /** The server's working directory: relative paths in calls are resolved against it. */
   cwd: string;
@@ -79,12 +81,17 @@ export async function readGateSettings(opts: BuildGateOptions): Promise<GateSett
       import("./pin-gate.js"),
       import("../../core/pins/identity.js"),
     ]);
-    const identity = identityFor(opts.name, opts.serverArgv);
+    // A remote server without --name is pinned under its URL (decision 0102).
+    const identity =
+      opts.remoteUrl !== undefined && (opts.name === undefined || opts.name === "")
+        ? opts.remoteUrl
+        : identityFor(opts.name, opts.serverArgv);
     pins = createPinGate({
       lockPath: opts.lock,
       identity,
       level,
       serverArgv: opts.serverArgv,
+      ...(opts.remoteUrl !== undefined ? { url: opts.remoteUrl } : {}),
       // What the server showed the model differs from what was approved: untrusted text.
       onRugPull: (event) => rugPull.to?.(event),
     });

@@ -28,6 +28,8 @@ export interface PinGateOptions {
    * has read text nobody approved, so the session takes it as untrusted content.
    */
   onRugPull?: (event: TaintEvent) => void;
+  /** A remote server (`--url`): its URL as the pin identity spells it. */
+  url?: string;
 }
 
 /** What a flagged tool did, for the taint record. */
@@ -54,11 +56,13 @@ export function createPinGate(opts: PinGateOptions): Gate {
   const state = new PinState(entry ? approvedTools(entry) : undefined);
 
   const argvText = opts.serverArgv.join(" ");
+  const unnamed = opts.url ?? identityFor(undefined, opts.serverArgv);
   const flags =
     (opts.lockPath === DEFAULT_LOCK ? "" : ` --lock ${opts.lockPath}`) +
-    (opts.identity === identityFor(undefined, opts.serverArgv) ? "" : ` --name ${opts.identity}`);
-  const review = `effectgate approve --diff${flags} -- ${argvText}`;
-  const approve = `effectgate approve${flags} -- ${argvText}`;
+    (opts.identity === unnamed ? "" : ` --name ${opts.identity}`);
+  const target = opts.url !== undefined ? `--url ${opts.url}` : `-- ${argvText}`;
+  const review = `effectgate approve --diff${flags} ${target}`;
+  const approve = `effectgate approve${flags} ${target}`;
 
   // Facts known at start-up, said once the relay gives us a way to say them.
   const startNotes: { ev: Record<string, unknown>; line: string }[] = [];
@@ -69,10 +73,21 @@ export function createPinGate(opts: PinGateOptions): Gate {
     });
   } else {
     const [command = "", ...args] = opts.serverArgv;
-    if (entry.command !== command || canonicalJson(entry.args) !== canonicalJson(args)) {
+    const approvedAs = entry.url ?? [entry.command ?? "", ...(entry.args ?? [])].join(" ");
+    const startedAs = opts.url ?? argvText;
+    const same =
+      opts.url !== undefined || entry.url !== undefined
+        ? entry.url === opts.url
+        : entry.command === command && canonicalJson(entry.args) === canonicalJson(args);
+    if (!same) {
       startNotes.push({
-        ev: { kind: "argv-mismatch", approved: [entry.command, ...entry.args], launched: opts.serverArgv },
-        line: `pin: the server was approved as ${JSON.stringify([entry.command, ...entry.args].join(" "))} but is started as ${JSON.stringify(argvText)}; review with: ${review}`,
+        ev: {
+          kind: "argv-mismatch",
+          approved:
+            entry.url !== undefined ? ["--url", entry.url] : [entry.command ?? "", ...(entry.args ?? [])],
+          launched: opts.url !== undefined ? ["--url", opts.url] : opts.serverArgv,
+        },
+        line: `pin: the server was approved as ${JSON.stringify(approvedAs)} but is started as ${JSON.stringify(startedAs)}; review with: ${review}`,
       });
     }
   }

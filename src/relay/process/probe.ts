@@ -1,6 +1,7 @@
 import { constants as osConstants } from "node:os";
-import { signalServer, spawnServer, stopLeftovers, type ServerProcess } from "./spawn-server.js";
+import { spawnServer, type ServerProcess } from "./spawn-server.js";
 import { parseStrictJson } from "../../core/json/strict-json.js";
+import { childEndpoint, type ServerEndpoint } from "../session/endpoint.js";
 
 /**
  * `effectgate approve`'s minimal MCP client: start the server, learn what it offers (tools on
@@ -123,7 +124,7 @@ class Connection {
   readonly done: Promise<void>;
 
   constructor(
-    private readonly child: ServerProcess,
+    private readonly child: ServerEndpoint,
     private readonly timeoutMs: number,
     onStderr?: (t: string) => void,
   ) {
@@ -209,7 +210,7 @@ class Connection {
   /** `approve` got `sig`: the server's group gets it too, and every wait ends with the interruption. */
   interrupt(sig: "SIGINT" | "SIGTERM"): void {
     this.interrupted ??= new ProbeInterrupted(sig);
-    signalServer(this.child, sig);
+    this.child.signal(sig);
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(this.interrupted);
@@ -232,14 +233,14 @@ class Connection {
           new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
         ]);
       if (!(await gone(GRACE_AFTER_EOF_MS))) {
-        signalServer(this.child, "SIGTERM");
+        this.child.signal("SIGTERM");
         if (!(await gone(GRACE_AFTER_TERM_MS))) {
-          signalServer(this.child, "SIGKILL");
+          this.child.signal("SIGKILL");
           await this.done;
         }
       }
     }
-    await stopLeftovers(this.child, GRACE_AFTER_TERM_MS);
+    await this.child.stopLeftovers(GRACE_AFTER_TERM_MS, () => undefined);
     // A process outside the group (one that called setsid) may still hold the pipes open; they
     // must not keep `approve` alive after it has what it needs.
     this.child.stdout.destroy();
@@ -253,7 +254,12 @@ const errorText = (m: Msg): string => {
 };
 
 export async function probeServer(argv: readonly string[], opts: ProbeOptions): Promise<ProbeResult> {
-  const child = await startServer(argv, opts.env ?? process.env);
+  const child = childEndpoint(await startServer(argv, opts.env ?? process.env), argv);
+  return probeEndpoint(child, opts);
+}
+
+/** The same probe of a server that is not a process of ours (the HTTP bridge of `approve --url`). */
+export async function probeEndpoint(child: ServerEndpoint, opts: ProbeOptions): Promise<ProbeResult> {
   const conn = new Connection(child, opts.timeoutMs, opts.onStderr);
   const onSignal = (sig: NodeJS.Signals): void => conn.interrupt(sig === "SIGINT" ? "SIGINT" : "SIGTERM");
   process.on("SIGINT", onSignal);

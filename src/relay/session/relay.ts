@@ -25,23 +25,21 @@ import { LineSplitter, MAX_FRAME_BYTES, type Frame } from "../../core/framing/li
 import { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 import { Flow, Outbound } from "./flow.js";
 import { LocalFrames, type Frames } from "./frames.js";
-import {
-  signalServer,
-  FORWARDED_SIGNALS,
-  startServer,
-  stopLeftovers,
-  takeServerPipes,
-  type ServerProcess,
-  type StartedServer,
-} from "../process/spawn-server.js";
+import { FORWARDED_SIGNALS, startServer, type StartedServer } from "../process/spawn-server.js";
+import { childEndpoint, type ServerEndpoint } from "./endpoint.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
 export type { RelayLog, RelayStats } from "./types.js";
 export { GRACE_AFTER_EOF_MS, GRACE_AFTER_TERM_MS } from "./constants.js";
 
 export interface RelayOptions {
-  /** The server command and its arguments. */
+  /** The server command and its arguments (ignored when `server` is given). */
   serverArgv: readonly string[];
+  /**
+   * A server that is not a process of ours (the HTTP bridge of `--url`): started instead of
+   * spawning `serverArgv`. Its environment is not ours to filter.
+   */
+  remote?: () => Promise<ServerEndpoint>;
   /** The client's side: what it writes to us, where we write to it, and our stderr. */
   input: Readable;
   output: Writable;
@@ -91,16 +89,28 @@ export interface RelayResult {
 }
 
 export async function runRelay(o: RelayOptions): Promise<RelayResult> {
-  const started = await (o.server ?? startServer(o));
-  const { child, removed, exit, early } = started;
-  if (removed.length > 0) o.log.event("env-deny", { removed });
-  o.log.event("server-start", { pid: child.pid ?? null, argv: [...o.serverArgv] });
+  let child: ServerEndpoint;
+  let exit: Promise<[number | null, NodeJS.Signals | null]>;
+  let held: Pick<StartedServer, "signals" | "stopHolding"> = { signals: [], stopHolding: () => undefined };
+  if (o.remote) {
+    // The HTTP bridge of --url: not a process of ours, so no environment to filter (0098).
+    child = await o.remote();
+    const bridge = child;
+    exit = new Promise((resolve) => bridge.once("exit", (code, signal) => resolve([code, signal])));
+  } else {
+    const started = await (o.server ?? startServer(o));
+    if (started.removed.length > 0) o.log.event("env-deny", { removed: started.removed });
+    started.child.removeAllListeners("error");
+    for (const err of started.early) o.log.event("server-error", { error: err.message });
+    child = childEndpoint(started.child, o.serverArgv);
+    exit = started.exit;
+    held = started;
+  }
+  o.log.event("server-start", { pid: child.pid ?? null, ...child.started });
   if (child.pid !== undefined) o.onSpawn?.(child.pid);
-  child.removeAllListeners("error");
-  for (const err of early) o.log.event("server-error", { error: err.message });
   return new Promise((resolve) => {
-    new Session(o, child, exit, resolve).start(started.signals);
-    started.stopHolding();
+    new Session(o, child, exit, resolve).start(held.signals);
+    held.stopHolding();
   });
 }
 
@@ -129,7 +139,7 @@ class Session {
 
   constructor(
     private readonly o: RelayOptions,
-    private readonly child: ServerProcess,
+    private readonly child: ServerEndpoint,
     private readonly exit: Promise<[number | null, NodeJS.Signals | null]>,
     private readonly resolve: (r: RelayResult) => void,
   ) {
@@ -185,7 +195,7 @@ class Session {
     o.input.once("end", ended);
     o.input.once("close", ended);
     o.input.once("error", ended);
-    takeServerPipes(child);
+    child.takePipes?.();
     child.stdout.on("data", (chunk: Buffer) => {
       if (pass && !frames.overflowed("server")) this.toClient.write(chunk);
       if (!frames.push("server", chunk)) this.tooLarge("server");
@@ -268,12 +278,12 @@ class Session {
 
   private kill(sig: NodeJS.Signals): void {
     this.sentSignals.add(sig);
-    signalServer(this.child, sig);
+    this.child.signal(sig);
   }
 
   /** Processes the server started and left running in its group are stopped too, and logged. */
   private stopLeftovers(): Promise<void> {
-    return stopLeftovers(this.child, GRACE_AFTER_TERM_MS, (signal) =>
+    return this.child.stopLeftovers(GRACE_AFTER_TERM_MS, (signal) =>
       this.o.log.event("kill", { signal, group: "left running after the server exited" }),
     );
   }

@@ -1,0 +1,157 @@
+/**
+ * effectgate as an OAuth 2.1 client of a remote MCP server, through the SDK's `auth()`: the SDK
+ * does discovery (RFC 9728 protected-resource metadata, RFC 8414 and OpenID Connect
+ * authorization-server metadata), dynamic registration, PKCE (S256, refused when the server does
+ * not offer it), the `resource` parameter (RFC 8707), the `iss` check (RFC 9207), refresh and
+ * step-up on `insufficient_scope`. This provider supplies what is effectgate's: where
+ * registrations and tokens are kept (token-store.ts), how the user is sent to the authorisation
+ * page (browser.ts, and the URL on stderr), and where the browser comes back (callback.ts).
+ *
+ * A pre-registered client (`--oauth-client-id`, a secret from `--oauth-client-secret-env`) is
+ * used as given and never registered; a client ID metadata document URL
+ * (`--oauth-client-metadata-url`) is offered to servers that support one.
+ */
+import { randomBytes } from "node:crypto";
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import { isLoopbackHost } from "../../../core/remote/server-url.js";
+import type { AuthWait } from "../bridge.js";
+import type { CallbackServer } from "./callback.js";
+import type { TokenStore } from "./token-store.js";
+
+export interface PreRegistered {
+  clientId: string;
+  clientSecret?: string;
+}
+
+export interface BridgeOAuthOptions {
+  store: TokenStore;
+  callback: CallbackServer;
+  /** Starts the user's browser on the URL (never through a shell). */
+  open: (url: string) => void;
+  say: (line: string) => void;
+  preRegistered?: PreRegistered;
+  clientMetadataUrl?: string;
+  /** How long the user has to sign in (default 5 minutes). */
+  timeoutMs?: number;
+}
+
+export class BridgeOAuth implements OAuthClientProvider, AuthWait {
+  readonly clientMetadataUrl: string | undefined;
+  private verifier: string | undefined;
+  private currentState: string | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
+  private waiting: Promise<URLSearchParams> | undefined;
+
+  constructor(private readonly o: BridgeOAuthOptions) {
+    this.clientMetadataUrl = o.clientMetadataUrl;
+  }
+
+  get redirectUrl(): string {
+    return this.o.callback.url();
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "effectgate",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      ...(this.o.preRegistered ? {} : { token_endpoint_auth_method: "none" }),
+      // A program on the user's machine (SEP-837), so loopback redirects are expected.
+      application_type: "native",
+    } as OAuthClientMetadata;
+  }
+
+  state(): string {
+    this.currentState = randomBytes(24).toString("base64url");
+    return this.currentState;
+  }
+
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    const pre = this.o.preRegistered;
+    if (pre)
+      return {
+        client_id: pre.clientId,
+        ...(pre.clientSecret !== undefined ? { client_secret: pre.clientSecret } : {}),
+      } as StoredOAuthClientInformation;
+    const client = this.o.store.client(ctx?.issuer) as StoredOAuthClientInformation | undefined;
+    // A registration for another redirect (the port was taken this time) is of no use.
+    const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+    if (client && Array.isArray(uris) && !uris.includes(this.redirectUrl)) return undefined;
+    return client;
+  }
+
+  saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): void {
+    if (this.o.preRegistered) return;
+    this.o.store.saveClient(ctx?.issuer, info as unknown as Record<string, unknown>);
+  }
+
+  tokens(ctx?: OAuthClientInformationContext): StoredOAuthTokens | undefined {
+    return this.o.store.tokens(ctx?.issuer) as StoredOAuthTokens | undefined;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
+    this.o.store.saveTokens(ctx?.issuer ?? tokens.issuer, tokens as unknown as Record<string, unknown>);
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    // The page is opened on the user's machine: only https, or http on this machine.
+    if (
+      authorizationUrl.protocol !== "https:" &&
+      !(authorizationUrl.protocol === "http:" && isLoopbackHost(authorizationUrl.hostname))
+    )
+      throw new Error(
+        `refused to open the authorisation page ${authorizationUrl.origin}: expected an https URL, got ${authorizationUrl.protocol.replace(/:$/, "")}`,
+      );
+    const state = this.currentState ?? authorizationUrl.searchParams.get("state") ?? "";
+    this.waiting = this.o.callback.expect(state, this.o.timeoutMs ?? 5 * 60 * 1000);
+    // Never left unhandled: the bridge awaits it, and a timeout with nobody waiting is harmless.
+    this.waiting.catch(() => undefined);
+    this.o.say(
+      `the server asks you to sign in; opening your browser. If it does not open, visit: ${authorizationUrl.href}`,
+    );
+    this.o.open(authorizationUrl.href);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.verifier === undefined)
+      throw new Error("no PKCE code verifier was saved for this authorisation");
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    if (scope === "verifier") this.verifier = undefined;
+    else if (scope === "discovery") this.discovery = undefined;
+    else {
+      if (scope === "all") {
+        this.verifier = undefined;
+        this.discovery = undefined;
+      }
+      if (!(scope === "client" && this.o.preRegistered)) this.o.store.forget(scope);
+    }
+  }
+
+  /** AuthWait: the sign-in the SDK started (it opened the browser), until the next one. */
+  pending(): Promise<URLSearchParams> | undefined {
+    return this.waiting;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * From the relay's `--url` options to a running bridge: the URL and headers are checked before
+ * anything starts (a usage error, exit 2), the SSRF policy is fixed from where the server is,
+ * and the OAuth client is set up with its token store under `$EFFECTGATE_HOME/oauth/`.
+ */
+import { join } from "node:path";
+import { UsageError } from "../../core/errors.js";
+import {
+  parseHeaderEnvOption,
+  parseHeaderOption,
+  type StaticHeader,
+} from "../../core/remote/header-option.js";
+import { parseServerUrl, type ServerUrl } from "../../core/remote/server-url.js";
+import { escapeUntrusted } from "../../core/text/terminal-text.js";
+import { effectgateHome } from "../../platform/home.js";
+import type { ServerEndpoint } from "../session/endpoint.js";
+import { openBrowser } from "./auth/browser.js";
+import { CallbackServer } from "./auth/callback.js";
+import { BridgeOAuth } from "./auth/provider.js";
+import { TokenStore } from "./auth/token-store.js";
+import { RemoteEndpoint } from "./endpoint.js";
+import { serverIsNonPublic } from "./ssrf.js";
+import { transportOpener } from "./transports.js";
+import { RawBodies, type FetchLike } from "./wire-fetch.js";
+
+export type TransportChoice = "auto" | "http" | "sse";
+
+export interface RemoteChoice {
+  url: string;
+  /** `--header` option texts, as given. */
+  headers: readonly string[];
+  /** `--header-env Name=VAR` option texts. */
+  headerEnv?: readonly string[];
+  transport: TransportChoice;
+  oauthClientId?: string;
+  /** The environment variable holding the pre-registered client's secret. */
+  oauthClientSecretEnv?: string;
+  oauthClientMetadataUrl?: string;
+  /** The loopback port of the OAuth callback (a pre-registered client's redirect URI names one). */
+  oauthCallbackPort?: number;
+}
+
+export interface PreparedRemote {
+  server: ServerUrl;
+  headers: StaticHeader[];
+  /** Starts the bridge; `say` is where its notices go before the relay takes its stderr. */
+  start(o?: { base?: FetchLike }): Promise<ServerEndpoint>;
+}
+
+export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): PreparedRemote {
+  const parsed = parseServerUrl(c.url);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const headers: StaticHeader[] = [];
+  for (const text of c.headers) {
+    const h = parseHeaderOption(text, (name) => env[name]);
+    if (!h.ok) throw new UsageError(h.error);
+    headers.push(h.header);
+  }
+  for (const text of c.headerEnv ?? []) {
+    const h = parseHeaderEnvOption(text, (name) => env[name]);
+    if (!h.ok) throw new UsageError(h.error);
+    headers.push(h.header);
+  }
+  let secret: string | undefined;
+  if (c.oauthClientSecretEnv !== undefined) {
+    if (c.oauthClientId === undefined)
+      throw new UsageError(
+        "--oauth-client-secret-env: expected --oauth-client-id too (the secret belongs to a client)",
+      );
+    secret = env[c.oauthClientSecretEnv];
+    if (secret === undefined || secret === "")
+      throw new UsageError(
+        `--oauth-client-secret-env: expected the environment variable ${c.oauthClientSecretEnv} to hold the client secret, got nothing`,
+      );
+  }
+  if (c.oauthClientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(c.oauthClientMetadataUrl))
+    throw new UsageError(
+      `--oauth-client-metadata-url: expected an https URL with a path, got ${JSON.stringify(c.oauthClientMetadataUrl)}`,
+    );
+  const server = parsed.server;
+  return {
+    server,
+    headers,
+    async start(o = {}) {
+      const raw = new RawBodies();
+      const callback = new CallbackServer();
+      // Notices go through the endpoint's stderr (so they are logged) once it exists.
+      const made: { endpoint?: RemoteEndpoint } = {};
+      const say = (line: string): void => {
+        if (made.endpoint) made.endpoint.notice(line);
+        else process.stderr.write(`effectgate: remote: ${escapeUntrusted(line, "transcript")}\n`);
+      };
+      const store = new TokenStore({
+        dir: join(effectgateHome(env), "oauth"),
+        server: server.identity,
+        warn: say,
+      });
+      const stored = store.client(undefined)?.["redirect_uris"];
+      const port =
+        Array.isArray(stored) && typeof stored[0] === "string" ? Number(new URL(stored[0]).port) : undefined;
+      if (c.oauthCallbackPort !== undefined) await callback.listen(c.oauthCallbackPort, { exact: true });
+      else await callback.listen(port || undefined);
+      const oauth = new BridgeOAuth({
+        store,
+        callback,
+        say,
+        open: (url) =>
+          openBrowser(url, (why) => say(`could not start a browser (${why}); open the URL above yourself`)),
+        ...(c.oauthClientId !== undefined
+          ? {
+              preRegistered: {
+                clientId: c.oauthClientId,
+                ...(secret !== undefined ? { clientSecret: secret } : {}),
+              },
+            }
+          : {}),
+        ...(c.oauthClientMetadataUrl !== undefined ? { clientMetadataUrl: c.oauthClientMetadataUrl } : {}),
+      });
+      const open = await transportOpener({
+        url: server.url,
+        headers,
+        raw,
+        ssrf: { allowNonPublic: await serverIsNonPublic(server.url) },
+        auth: oauth,
+        ...(o.base ? { base: o.base } : {}),
+      });
+      const endpoint = new RemoteEndpoint({
+        transport: c.transport,
+        open,
+        raw,
+        auth: oauth,
+        started: { url: server.loggable, transport: c.transport },
+        onStop: () => callback.close(),
+      });
+      made.endpoint = endpoint;
+      return endpoint;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The SDK's client transports, built for the bridge. `@modelcontextprotocol/client` is loaded
+ * here only, and this module only on the `--url` path, so a stdio relay never pays for it.
+ */
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { StaticHeader } from "../../core/remote/header-option.js";
+import type { TransportKind, WireTransport } from "./bridge.js";
+import { guardedFetch, type SsrfPolicy } from "./ssrf.js";
+import { bridgeFetch, type FetchLike, type RawBodies } from "./wire-fetch.js";
+
+export interface TransportSetup {
+  url: URL;
+  headers: readonly StaticHeader[];
+  raw: RawBodies;
+  ssrf: SsrfPolicy;
+  auth?: OAuthClientProvider;
+  /** The fetch under everything (tests count requests); the global fetch by default. */
+  base?: FetchLike;
+}
+
+/**
+ * How often and how soon a dropped SSE stream is picked up again (with `Last-Event-ID`). A
+ * server's `retry:` field overrides the delay, as the spec requires.
+ */
+const RECONNECT = {
+  initialReconnectionDelay: 500,
+  maxReconnectionDelay: 15_000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 6,
+};
+
+export async function transportOpener(
+  s: TransportSetup,
+): Promise<(kind: TransportKind) => Promise<WireTransport>> {
+  const sdk = await import("@modelcontextprotocol/client");
+  const fetchFn = bridgeFetch({
+    raw: s.raw,
+    server: s.url,
+    guarded: guardedFetch(s.ssrf),
+    ...(s.base ? { base: s.base } : {}),
+  });
+  const requestInit: RequestInit = { headers: Object.fromEntries(s.headers.map((h) => [h.name, h.value])) };
+  const common = {
+    fetch: fetchFn as unknown as typeof fetch,
+    requestInit,
+    ...(s.auth ? { authProvider: s.auth } : {}),
+  };
+  return async (kind) => {
+    const t =
+      kind === "sse"
+        ? new sdk.SSEClientTransport(s.url, common)
+        : new sdk.StreamableHTTPClientTransport(s.url, { ...common, reconnectionOptions: RECONNECT });
+    return t as unknown as WireTransport;
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * A loopback OAuth 2.1 authorization server (the SDK 1.x `mcpAuthRouter`: RFC 8414 metadata,
+ * dynamic registration, PKCE-checked authorization code, refresh tokens) and an MCP resource
+ * server that demands its tokens: the legacy fixture of remote-servers.ts behind a bearer check,
+ * with RFC 9728 protected-resource metadata and per-tool scopes for step-up. The authorization
+ * page approves at once (a user who clicks "Allow"), so a headless browser completes the flow.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { legacyServer, type RemoteFixture } from "./remote-servers.js";
+
+export interface AuthEvent {
+  kind: "register" | "authorize" | "token" | "refresh";
+  detail: Record<string, unknown>;
+}
+
+export interface OAuthOptions {
+  /** Seconds an access token lives (the server refuses it after that). */
+  accessTtlSeconds?: number;
+  /** Scope a call to write_file needs beyond the basic one: a 403 insufficient_scope until granted. */
+  writeScope?: string;
+  /** What the protected-resource metadata names as authorization servers (default: the real one). */
+  authorizationServers?: (asUrl: string) => string[];
+  /** An `iss` the authorization response carries (RFC 9207); given the real issuer. */
+  issInResponse?: (issuer: string) => string;
+  /** A client registered beforehand (no dynamic registration for it). */
+  preRegistered?: { clientId: string; clientSecret?: string; redirectUri: string };
+}
+
+export interface OAuthFixture {
+  mcp: RemoteFixture;
+  /** The URL the bridge is given: the resource server's MCP endpoint. */
+  url: string;
+  asUrl: string;
+  events: AuthEvent[];
+  /** Every bearer token the resource server saw, in order. */
+  bearers: string[];
+  close(): Promise<void>;
+}
+
+class Clients implements OAuthRegisteredClientsStore {
+  readonly clients = new Map<string, OAuthClientInformationFull>();
+  getClient(id: string): OAuthClientInformationFull | undefined {
+    return this.clients.get(id);
+  }
+  registerClient(client: OAuthClientInformationFull): OAuthClientInformationFull {
+    this.clients.set(client.client_id, client);
+    return client;
+  }
+}
+
+interface Grant {
+  clientId: string;
+  scopes: string[];
+  resource?: string;
+  expiresAt: number;
+}
+
+class Provider implements OAuthServerProvider {
+  readonly clientsStore = new Clients();
+  private readonly codes = new Map<string, { client: string; params: AuthorizationParams }>();
+  readonly tokens = new Map<string, Grant>();
+  private readonly refresh = new Map<string, Grant>();
+
+  constructor(
+    private readonly events: AuthEvent[],
+    private readonly ttl: number,
+    private readonly iss?: () => string | undefined,
+  ) {}
+
+  authorize(
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    res: Parameters<OAuthServerProvider["authorize"]>[2],
+  ): Promise<void> {
+    this.events.push({
+      kind: "authorize",
+      detail: {
+        scopes: params.scopes ?? [],
+        resource: params.resource?.href,
+        codeChallenge: params.codeChallenge,
+        redirectUri: params.redirectUri,
+      },
+    });
+    const code = randomUUID();
+    this.codes.set(code, { client: client.client_id, params });
+    const to = new URL(params.redirectUri);
+    to.searchParams.set("code", code);
+    if (params.state !== undefined) to.searchParams.set("state", params.state);
+    const iss = this.iss?.();
+    if (iss !== undefined) to.searchParams.set("iss", iss);
+    res.redirect(to.href);
+    return Promise.resolve();
+  }
+
+  challengeForAuthorizationCode(_c: OAuthClientInformationFull, code: string): Promise<string> {
+    const got = this.codes.get(code);
+    if (!got) throw new Error("unknown code");
+    return Promise.resolve(got.params.codeChallenge);
+  }
+
+  private issue(g: Omit<Grant, "expiresAt">): OAuthTokens {
+    const access = `at-${randomUUID()}`;
+    const refresh = `rt-${randomUUID()}`;
+    const grant = { ...g, expiresAt: Date.now() + this.ttl * 1000 };
+    this.tokens.set(access, grant);
+    this.refresh.set(refresh, grant);
+    return {
+      access_token: access,
+      token_type: "bearer",
+      expires_in: this.ttl,
+      refresh_token: refresh,
+      scope: g.scopes.join(" "),
+    };
+  }
+
+  exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<OAuthTokens> {
+    const got = this.codes.get(code);
+    if (!got || got.client !== client.client_id) throw new Error("bad code");
+    this.codes.delete(code);
+    this.events.push({ kind: "token", detail: { resource: got.params.resource?.href } });
+    return Promise.resolve(
+      this.issue({
+        clientId: client.client_id,
+        scopes: got.params.scopes ?? [],
+        ...(got.params.resource ? { resource: got.params.resource.href } : {}),
+      }),
+    );
+  }
+
+  exchangeRefreshToken(client: OAuthClientInformationFull, token: string): Promise<OAuthTokens> {
+    const g = this.refresh.get(token);
+    if (!g || g.clientId !== client.client_id) throw new Error("bad refresh token");
+    this.refresh.delete(token); // rotation: a refresh token works once
+    this.events.push({ kind: "refresh", detail: {} });
+    return Promise.resolve(
+      this.issue({ clientId: g.clientId, scopes: g.scopes, ...(g.resource ? { resource: g.resource } : {}) }),
+    );
+  }
+
+  verifyAccessToken(token: string): Promise<AuthInfo> {
+    const g = this.tokens.get(token);
+    if (!g || g.expiresAt < Date.now()) throw new Error("invalid or expired");
+    return Promise.resolve({
+      token,
+      clientId: g.clientId,
+      scopes: g.scopes,
+      expiresAt: Math.floor(g.expiresAt / 1000),
+    });
+  }
+}
+
+async function listenOn(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => resolve(Buffer.concat(parts)));
+  });
+}
+
+export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> {
+  const events: AuthEvent[] = [];
+  const bearers: string[] = [];
+  let issuer = "";
+  const provider = new Provider(events, o.accessTtlSeconds ?? 3600, () => o.issInResponse?.(issuer));
+  // The authorization server, on a port of its own. Express comes with the SDK 1.x server (its
+  // types do not: the router is all this uses of it).
+  const express = (await import("express" as string)).default as () => ((
+    req: IncomingMessage,
+    res: import("node:http").ServerResponse,
+  ) => void) & { use(handler: unknown): void };
+  const asApp = express();
+  const asServer = createServer(asApp);
+  const asUrl = await listenOn(asServer);
+  issuer = new URL(asUrl).href;
+  asApp.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl: new URL(asUrl),
+      scopesSupported: ["mcp", ...(o.writeScope ? [o.writeScope] : [])],
+      clientRegistrationOptions: { clientSecretExpirySeconds: 0 },
+    }),
+  );
+  if (o.preRegistered)
+    provider.clientsStore.clients.set(o.preRegistered.clientId, {
+      client_id: o.preRegistered.clientId,
+      ...(o.preRegistered.clientSecret ? { client_secret: o.preRegistered.clientSecret } : {}),
+      redirect_uris: [o.preRegistered.redirectUri],
+      token_endpoint_auth_method: o.preRegistered.clientSecret ? "client_secret_post" : "none",
+    });
+  const origRegister = provider.clientsStore.registerClient.bind(provider.clientsStore);
+  provider.clientsStore.registerClient = (c) => {
+    events.push({ kind: "register", detail: { redirect_uris: c.redirect_uris, client_name: c.client_name } });
+    return origRegister(c);
+  };
+
+  // The MCP server itself, unreachable without a token; the resource server in front of it.
+  const mcp = await legacyServer();
+  const inner = new URL(mcp.url);
+  const rs = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            resource: `${rsUrl}/mcp`,
+            authorization_servers: o.authorizationServers
+              ? o.authorizationServers(asUrl)
+              : [new URL(asUrl).href],
+            scopes_supported: ["mcp", ...(o.writeScope ? [o.writeScope] : [])],
+          }),
+        );
+        return;
+      }
+      const prm = `${rsUrl}/.well-known/oauth-protected-resource/mcp`;
+      const auth = req.headers["authorization"];
+      const token = typeof auth === "string" && /^bearer /i.test(auth) ? auth.slice(7) : undefined;
+      if (token) bearers.push(token);
+      let info: AuthInfo | undefined;
+      try {
+        info = token ? await provider.verifyAccessToken(token) : undefined;
+      } catch {
+        info = undefined;
+      }
+      if (!info) {
+        res.writeHead(401, {
+          "www-authenticate": `Bearer error="invalid_token", resource_metadata="${prm}", scope="mcp"`,
+          "content-type": "application/json",
+        });
+        res.end(JSON.stringify({ error: "invalid_token" }));
+        return;
+      }
+      if (o.writeScope && body.includes('"write_file"') && !info.scopes.includes(o.writeScope)) {
+        res.writeHead(403, {
+          "www-authenticate": `Bearer error="insufficient_scope", scope="mcp ${o.writeScope}", resource_metadata="${prm}"`,
+        });
+        res.end();
+        return;
+      }
+      // Passed: on to the MCP server, the token removed (no token passthrough).
+      const headers = { ...req.headers, host: inner.host };
+      delete headers["authorization"];
+      const up = httpRequest(
+        { host: inner.hostname, port: inner.port, path: inner.pathname, method: req.method, headers },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        },
+      );
+      up.on("error", () => res.destroy());
+      up.end(body);
+    })();
+  });
+  const rsUrl = await listenOn(rs);
+  return {
+    mcp,
+    url: `${rsUrl}/mcp`,
+    asUrl,
+    events,
+    bearers,
+    close: async () => {
+      await mcp.close();
+      for (const s of [rs, asServer]) {
+        s.closeAllConnections();
+        await new Promise<void>((r) => s.close(() => r()));
+      }
+    },
+  };
+}
