@@ -1,7 +1,7 @@
-import { constants as osConstants } from "node:os";
 import { spawnServer, type ServerProcess } from "./spawn-server.js";
-import { parseStrictJson } from "../../core/json/strict-json.js";
 import { childEndpoint, type ServerEndpoint } from "../session/endpoint.js";
+import { PROBE_CAPABILITIES } from "./probe-answers.js";
+import { Connection, isObj, ProbeError, type Msg } from "./probe-connection.js";
 
 /**
  * `effectgate approve`'s minimal MCP client: start the server, learn what it offers (tools on
@@ -20,40 +20,7 @@ import { childEndpoint, type ServerEndpoint } from "../session/endpoint.js";
 
 const LEGACY_VERSION = "2025-11-25";
 const MODERN_VERSION = "2026-07-28";
-/**
- * Every capability a client may declare, so the server shows every tool it has for any client.
- * The experimental `tasks` part is what the reference server wants for its task-based tools.
- */
-export const PROBE_CAPABILITIES = {
-  roots: { listChanged: true },
-  sampling: {},
-  elicitation: { form: {}, url: {} },
-  tasks: { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
-} as const;
-
-/** A request from the server, answered as a client with nobody at the keyboard would. */
-export function answerServerRequest(method: string): { result: Msg } | { error: Msg } {
-  switch (method) {
-    case "ping":
-      return { result: {} };
-    case "roots/list":
-      return { result: { roots: [] } };
-    case "elicitation/create":
-      return { result: { action: "decline" } };
-    case "sampling/createMessage":
-      // MCP's code for a request the user rejected.
-      return {
-        error: { code: -1, message: "effectgate approve does not sample: nobody is asked while it probes" },
-      };
-    default:
-      return { error: { code: -32601, message: `effectgate approve does not answer ${method}` } };
-  }
-}
 const MAX_PAGES = 10_000;
-
-/** How long a server has to leave after its stdin closes, and after SIGTERM, before the next step. */
-const GRACE_AFTER_EOF_MS = 2000;
-const GRACE_AFTER_TERM_MS = 1000;
 
 /**
  * The one place the probe starts a process: the relay's own launcher, so `approve` resolves the
@@ -63,28 +30,6 @@ const GRACE_AFTER_TERM_MS = 1000;
  */
 async function startServer(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   return spawnServer(argv, env, process.cwd(), true);
-}
-
-/** The probe did not get what it needed from the server: `approve` exits 1 with this text. */
-export class ProbeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ProbeError";
-  }
-}
-
-/**
- * `approve` itself got SIGINT or SIGTERM while probing. The server runs in its own process group,
- * so a terminal's Ctrl-C does not reach it: the probe passes the signal on, stops the server, and
- * `approve` exits 128 + the signal's number, as the shell would report.
- */
-export class ProbeInterrupted extends ProbeError {
-  readonly exitCode: number;
-  constructor(readonly signal: "SIGINT" | "SIGTERM") {
-    super(`interrupted by ${signal}; the server was stopped and nothing was written`);
-    this.name = "ProbeInterrupted";
-    this.exitCode = 128 + osConstants.signals[signal];
-  }
 }
 
 export interface ProbeResult {
@@ -107,145 +52,6 @@ export interface ProbeOptions {
   onStderr?: (text: string) => void;
   /** Sent as clientInfo.version (the relay layer may not import the package version itself). */
   clientVersion?: string;
-}
-
-type Msg = Record<string, unknown>;
-const isObj = (v: unknown): v is Msg => typeof v === "object" && v !== null && !Array.isArray(v);
-
-class Connection {
-  private nextId = 1;
-  private buffered: Buffer = Buffer.alloc(0);
-  private readonly pending = new Map<
-    number,
-    { method: string; resolve: (m: Msg) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
-  >();
-  private exited: string | undefined;
-  private interrupted: ProbeInterrupted | undefined;
-  readonly done: Promise<void>;
-
-  constructor(
-    private readonly child: ServerEndpoint,
-    private readonly timeoutMs: number,
-    onStderr?: (t: string) => void,
-  ) {
-    child.stdout.on("data", (chunk: Buffer) => this.onData(chunk));
-    child.stderr.on("data", (chunk: Buffer) => onStderr?.(chunk.toString("utf8")));
-    child.stdin.on("error", () => undefined); // EPIPE after the server died: reported via exit
-    this.done = new Promise((resolve) => {
-      child.once("exit", (code, signal) => {
-        this.exited = signal ? `signal ${signal}` : `code ${code}`;
-        for (const [id, p] of this.pending) {
-          clearTimeout(p.timer);
-          p.reject(new ProbeError(`the server exited (${this.exited}) before answering ${p.method}`));
-          this.pending.delete(id);
-        }
-        resolve();
-      });
-    });
-  }
-
-  private onData(chunk: Buffer): void {
-    this.buffered = Buffer.concat([this.buffered, chunk]);
-    for (let nl = this.buffered.indexOf(10); nl >= 0; nl = this.buffered.indexOf(10)) {
-      const line = this.buffered.subarray(0, nl).toString("utf8").replace(/\r$/, "");
-      this.buffered = this.buffered.subarray(nl + 1);
-      this.onLine(line);
-    }
-  }
-
-  private onLine(line: string): void {
-    if (line.trim() === "") return;
-    const parsed = parseStrictJson(line);
-    if (!parsed.ok) {
-      // Chatter on stdout is a server bug, not a reason to fail; but an answer we cannot read
-      // unambiguously (duplicate keys) must not be approved.
-      const idMatch = /"id"\s*:\s*(\d+)/.exec(line);
-      const p = idMatch ? this.pending.get(Number(idMatch[1])) : undefined;
-      if (p && /duplicate key/.test(parsed.error))
-        this.settle(
-          Number(idMatch![1]),
-          new ProbeError(`the answer to ${p.method} cannot be read: ${parsed.error}`),
-        );
-      return;
-    }
-    const msg = parsed.value;
-    if (!isObj(msg)) return;
-    if (typeof msg["method"] === "string" && msg["id"] !== undefined) {
-      this.send({ jsonrpc: "2.0", id: msg["id"], ...answerServerRequest(msg["method"]) });
-      return;
-    }
-    if (typeof msg["id"] === "number" && ("result" in msg || "error" in msg)) this.settle(msg["id"], msg);
-  }
-
-  private settle(id: number, outcome: Msg | Error): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    clearTimeout(p.timer);
-    this.pending.delete(id);
-    if (outcome instanceof Error) p.reject(outcome);
-    else p.resolve(outcome);
-  }
-
-  send(msg: Msg): void {
-    if (this.exited === undefined) this.child.stdin.write(`${JSON.stringify(msg)}\n`);
-  }
-
-  /** The whole response message (result or error). */
-  request(method: string, params: Msg): Promise<Msg> {
-    if (this.interrupted) return Promise.reject(this.interrupted);
-    if (this.exited !== undefined)
-      return Promise.reject(new ProbeError(`the server exited (${this.exited}) before answering ${method}`));
-    const id = this.nextId++;
-    return new Promise<Msg>((resolve, reject) => {
-      const seconds = Math.round(this.timeoutMs / 100) / 10;
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ProbeError(`timed out after ${seconds}s waiting for the answer to ${method}`));
-      }, this.timeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
-      this.send({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-
-  /** `approve` got `sig`: the server's group gets it too, and every wait ends with the interruption. */
-  interrupt(sig: "SIGINT" | "SIGTERM"): void {
-    this.interrupted ??= new ProbeInterrupted(sig);
-    this.child.signal(sig);
-    for (const [id, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(this.interrupted);
-      this.pending.delete(id);
-    }
-  }
-
-  /**
-   * Close stdin (the portable goodbye), then escalate; resolves once the server and everything
-   * it started in its group are gone.
-   */
-  async close(): Promise<void> {
-    for (const [, p] of this.pending) clearTimeout(p.timer);
-    this.pending.clear();
-    if (this.exited === undefined) {
-      this.child.stdin.end();
-      const gone = (ms: number) =>
-        Promise.race([
-          this.done.then(() => true),
-          new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
-        ]);
-      if (!(await gone(GRACE_AFTER_EOF_MS))) {
-        this.child.signal("SIGTERM");
-        if (!(await gone(GRACE_AFTER_TERM_MS))) {
-          this.child.signal("SIGKILL");
-          await this.done;
-        }
-      }
-    }
-    await this.child.stopLeftovers(GRACE_AFTER_TERM_MS, () => undefined);
-    // A process outside the group (one that called setsid) may still hold the pipes open; they
-    // must not keep `approve` alive after it has what it needs.
-    this.child.stdout.destroy();
-    this.child.stderr.destroy();
-  }
 }
 
 const errorText = (m: Msg): string => {

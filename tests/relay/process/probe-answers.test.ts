@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerServerRequest, PROBE_CAPABILITIES } from "../../../src/relay/process/probe.js";
+import { answerServerRequest, PROBE_CAPABILITIES } from "../../../src/relay/process/probe-answers.js";
 
 describe("approve's probe as a capable client with nobody at the keyboard", () => {
   it("declares roots, sampling, elicitation (form and url) and task-based requests", () => {
