@@ -1,6 +1,6 @@
 import type { Role } from "../policy/catalogue.js";
 import { programName } from "../shell/program-name.js";
-import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script.js";
+import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script-model.js";
 import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { CommandClass, CommandVia } from "../types.js";
 import type {

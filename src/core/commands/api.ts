@@ -1,5 +1,5 @@
 import type { Catalogue, Role } from "../policy/catalogue.js";
-import type { ScriptReading } from "../shell/script.js";
+import type { ScriptReading } from "../shell/script-model.js";
 import type { CommandClass, CommandVia, Operation } from "../types.js";
 import type { WordValue } from "./words.js";
 

@@ -1,6 +1,7 @@
 import type { CommandsPolicy, ShellKit } from "../policy/api.js";
 import { type Catalogue, catalogueOf } from "../policy/catalogue.js";
-import { readScript, type ScriptReading } from "../shell/script.js";
+import type { ScriptReading } from "../shell/script-model.js";
+import { readScript } from "../shell/script.js";
 import type { ShellParser } from "../shell/syntax.js";
 import type { Platform } from "../types.js";
 import type { ShellState } from "./api.js";

@@ -1,4 +1,4 @@
-import type { ShellWord, Statement } from "../shell/script.js";
+import type { ShellWord, Statement } from "../shell/script-model.js";
 import { wordReadings } from "../shell/word-readings.js";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { wordValue } from "../../../src/core/commands/words.js";
 import { scriptReader } from "../../../src/core/commands/setup.js";
-import type { SimpleCommand, Statement } from "../../../src/core/shell/script.js";
+import type { SimpleCommand, Statement } from "../../../src/core/shell/script-model.js";
 import { KIT } from "../../helpers/commands.js";
 
 // The shell reader over tree-sitter-bash (docs/decisions/0078-shell-grammar.md): the words bash
