@@ -7,6 +7,9 @@ export const LEVELS: readonly Level[] = ["observe", "enforce", "strict"];
 /** The policy's answer for one call; deny > confirm > allow. */
 export type Verdict = "allow" | "confirm" | "deny";
 
+/** Each verdict's strictness, to compare two: deny > confirm > allow. */
+export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { allow: 0, confirm: 1, deny: 2 };
+
 /** JSON-RPC ids: `1` and `"1"` are different ids and must stay so. */
 export type JsonRpcId = string | number;
 

@@ -1,4 +1,4 @@
-import type { Verdict } from "../types.js";
+import { type Verdict, VERDICT_RANK } from "../types.js";
 import type { DecideContext } from "./decide.js";
 import type { JudgedEffect } from "./judge-effect.js";
 
@@ -11,8 +11,6 @@ import type { JudgedEffect } from "./judge-effect.js";
  *   a Makefile, a script, a CI file, a hook) in or above the folder it runs in, or the script it
  *   runs, is "write then run".
  */
-
-const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 
 const parentOf = (p: string): string => {
   const i = Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
@@ -44,7 +42,8 @@ export function commandFacts(items: JudgedEffect[], cx: DecideContext): JudgedEf
     const via = item.effect.via;
     if (via === undefined) return item;
     const raise = (verdict: Verdict, rule: string, reason: string, orEqual = false): JudgedEffect =>
-      RANK[verdict] > RANK[item.verdict] || (orEqual && RANK[verdict] === RANK[item.verdict])
+      VERDICT_RANK[verdict] > VERDICT_RANK[item.verdict] ||
+      (orEqual && VERDICT_RANK[verdict] === VERDICT_RANK[item.verdict])
         ? { ...item, verdict, rule, reason }
         : item;
     if (via.tree === true && item.effect.kind === "path" && item.resolved !== undefined) {

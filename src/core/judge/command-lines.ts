@@ -1,6 +1,5 @@
+import { VERDICT_RANK } from "../types.js";
 import type { JudgedEffect } from "./judge-effect.js";
-
-const RANK = { allow: 0, confirm: 1, deny: 2 } as const;
 
 /**
  * One line per thing a parsed command does: the program, the effect, and the verdict it earned,
@@ -14,7 +13,7 @@ export function commandLines(items: readonly JudgedEffect[]): string[] {
     if (via === undefined) continue;
     const key = `${via.command}\u0000${via.does}\u0000${via.word ?? ""}\u0000${item.effect.operation}`;
     const seen = best.get(key);
-    if (seen === undefined || RANK[item.verdict] > RANK[seen.verdict]) best.set(key, item);
+    if (seen === undefined || VERDICT_RANK[item.verdict] > VERDICT_RANK[seen.verdict]) best.set(key, item);
   }
   return [...best.values()].map((item) => {
     const via = item.effect.via as NonNullable<JudgedEffect["effect"]["via"]>;

@@ -8,7 +8,7 @@ import type { ShellState } from "../commands/api.js";
 import type { CommandSetup } from "../commands/setup.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
 import { commandFacts } from "./command-facts.js";
-import type { Decision, Effect, Verdict } from "../types.js";
+import { type Decision, type Effect, type Verdict, VERDICT_RANK } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
@@ -192,8 +192,6 @@ function carriedItems(
   return items;
 }
 
-const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
-
 /**
  * A folder that is placed or removed as a whole also touches every path below it: a pattern that
  * could match below it (CompiledPolicy.matchBelow; anchored patterns only for a removal) counts
@@ -215,7 +213,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   if (cx.tainted && !reads) lists.push(["confirm_if_tainted", "confirm"]);
   const forms = [...new Set([lexical, resolved])];
   for (const [list, verdict] of lists) {
-    if (RANK[verdict] <= RANK[item.verdict]) break;
+    if (VERDICT_RANK[verdict] <= VERDICT_RANK[item.verdict]) break;
     for (const form of forms) {
       const pattern = cx.policy.matchBelow(list, form, cx.env.resolver, kind === "remove");
       if (pattern === undefined) continue;

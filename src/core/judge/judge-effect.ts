@@ -2,7 +2,7 @@ import type { Canonical, PathResolver, PlatformProfile } from "../paths/api.js";
 import { LITERAL } from "../paths/canonical.js";
 import { otherReadings, type Reading, UNICODE_NOTE } from "../paths/readings.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
-import type { Effect, Verdict } from "../types.js";
+import { type Effect, type Verdict, VERDICT_RANK } from "../types.js";
 import { judgeDestination } from "./judge-egress.js";
 
 /** `leaveOut`: interpreting steps to skip (STEP bits in src/core/paths/canonical.ts); 0 = all applied. */
@@ -272,8 +272,6 @@ function judgeEffect(effect: Effect, cx: EffectContext): JudgedEffect {
   return judgePath(effect, cx);
 }
 
-const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
-
 /**
  * The item that decides the call: deny > confirm > allow; a real deny is preferred over an
  * unjudgeable one (it says more), and the first item of the winning severity keeps the attribution.
@@ -281,9 +279,9 @@ const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 export function strictest(items: readonly JudgedEffect[]): JudgedEffect | undefined {
   let best: JudgedEffect | undefined;
   for (const item of items) {
-    if (best === undefined || RANK[item.verdict] > RANK[best.verdict]) best = item;
+    if (best === undefined || VERDICT_RANK[item.verdict] > VERDICT_RANK[best.verdict]) best = item;
     else if (
-      RANK[item.verdict] === RANK[best.verdict] &&
+      VERDICT_RANK[item.verdict] === VERDICT_RANK[best.verdict] &&
       best.unjudgeable !== undefined &&
       item.unjudgeable === undefined
     )

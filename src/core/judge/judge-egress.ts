@@ -7,7 +7,7 @@ import { describeDestination } from "../net/destination-text.js";
 import { hostReadings } from "../net/host-readings.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { Carried } from "../secrets/carried.js";
-import type { Destination, Effect, Verdict } from "../types.js";
+import { type Destination, type Effect, VERDICT_RANK } from "../types.js";
 import type { JudgedEffect } from "./judge-effect.js";
 
 export interface EgressContext {
@@ -17,8 +17,6 @@ export interface EgressContext {
   /** Whether this session has already talked to a destination (by destinationKey). */
   seen?: (key: string) => boolean;
 }
-
-const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 
 const CLASS_NOTE: Partial<Record<HostClass, string>> = {
   metadata: " (a cloud metadata service: it hands this machine's credentials to any caller)",
@@ -128,7 +126,7 @@ export function judgeDestination(effect: Effect, cx: EgressContext): JudgedEffec
   let best: JudgedEffect | undefined;
   for (const d of readings) {
     const item = judgeOne(effect, d, cx);
-    if (best === undefined || RANK[item.verdict] > RANK[best.verdict]) best = item;
+    if (best === undefined || VERDICT_RANK[item.verdict] > VERDICT_RANK[best.verdict]) best = item;
   }
   return best as JudgedEffect;
 }

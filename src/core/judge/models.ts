@@ -6,7 +6,7 @@ import { joinPath, parsePath } from "../paths/lexical.js";
 import { type OwnHit, ownFileSame, ownPathAt } from "../paths/own-paths.js";
 import { type PathFolder, pathFolders, pathFolderWrite } from "../paths/path-folders.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
-import type { Verdict } from "../types.js";
+import { VERDICT_RANK } from "../types.js";
 import type { JudgedEffect } from "./judge-effect.js";
 import { Planted } from "./planted.js";
 
@@ -15,7 +15,6 @@ import { Planted } from "./planted.js";
 // git's configuration wherever its discovery finds it, and programs in the folders on PATH.
 // Applied to every judged path of a call after the pattern lists, the strictest verdict winning.
 
-const RANK: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 const VERB = { read: "read", write: "write", exec: "run", send: "send to" } as const;
 
 export interface ModelContext {
@@ -102,7 +101,7 @@ function runsLater(
   const forms = formsOf(item);
   // The call's other writes count as present; this one does not (it is what is being judged).
   const planted = (p: string): boolean => callPlanted.has(p, forms) || cx.planted?.has(p) === true;
-  if (RANK[gitDirs] > RANK[item.verdict] && kind !== "remove") {
+  if (VERDICT_RANK[gitDirs] > VERDICT_RANK[item.verdict] && kind !== "remove") {
     for (const form of forms) {
       let hit = gitConfigWrite(form, profile.platform, { resolver, planted });
       // A folder moved into place as a whole where git keeps a git directory plants its config.
@@ -125,7 +124,7 @@ function runsLater(
       };
     }
   }
-  if (RANK[onPath] > RANK[item.verdict] && kind !== "remove") {
+  if (VERDICT_RANK[onPath] > VERDICT_RANK[item.verdict] && kind !== "remove") {
     const folders = foldersOf(profile);
     for (const form of forms) {
       const hit = pathFolderWrite(form, folders, profile, resolver, kind === "place");

@@ -1,7 +1,7 @@
 // From a validated policy document to a CompiledPolicy: every pattern and glob compiled once.
 // Pattern problems are returned (not thrown) with their key paths so that the loader can give
 // each its line and report them together with every other problem in the file.
-import type { Level, Verdict } from "../types.js";
+import { type Level, type Verdict, VERDICT_RANK } from "../types.js";
 import type { CompiledPattern, PathPattern, PathResolver, PlatformProfile } from "../paths/api.js";
 import { compilePathPattern, type CompiledPathPattern } from "../paths/pattern.js";
 import { createPatternSet, type PatternSet } from "../paths/pattern-set.js";
@@ -34,8 +34,6 @@ export interface CompiledLists {
   decidesWhatRuns: PatternSet;
   programs: Map<string, ProgramEntry>;
 }
-
-const SEVERITY: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
 
 export const section = (raw: unknown, key: string): unknown =>
   raw !== null && typeof raw === "object" && !Array.isArray(raw)
@@ -192,7 +190,7 @@ export function crossCheckCommands(commands: PolicyDocument["commands"]): Policy
   ] as const) {
     const b = commands[base];
     const t = commands[tainted];
-    if (b !== undefined && t !== undefined && SEVERITY[t] < SEVERITY[b])
+    if (b !== undefined && t !== undefined && VERDICT_RANK[t] < VERDICT_RANK[b])
       problems.push({ path: ["commands", tainted], expected: `a verdict at least as strict as commands.${base} (${b})`, got: t });
   }
   return problems;
@@ -219,7 +217,7 @@ export function crossCheck(exec: PolicyDocument["exec"]): PolicyProblem[] {
   if (
     exec.action !== undefined &&
     exec.action_if_tainted !== undefined &&
-    SEVERITY[exec.action_if_tainted] < SEVERITY[exec.action]
+    VERDICT_RANK[exec.action_if_tainted] < VERDICT_RANK[exec.action]
   ) {
     // Untrusted content in the session may only make the answer stricter.
     problems.push({
@@ -307,7 +305,7 @@ export function buildPolicy(
   };
 }
 
-const stricter = (a: Verdict, b: Verdict): Verdict => (SEVERITY[a] >= SEVERITY[b] ? a : b);
+const stricter = (a: Verdict, b: Verdict): Verdict => (VERDICT_RANK[a] >= VERDICT_RANK[b] ? a : b);
 
 /**
  * The `commands:` section. A verdict it leaves out is the exec class action (as strict as
