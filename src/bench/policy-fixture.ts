@@ -2,7 +2,7 @@
 // paths and tool names to ask it about. Tests never time anything; the bench script measures
 // load time and per-call cost of this policy against the default and reports the ratio.
 import type { PlatformProfile } from "../core/paths/api.js";
-import { PATH_LISTS } from "../core/policy/compile.js";
+import { PATH_LISTS } from "../core/policy/compile-lists.js";
 import { loadPolicy } from "../core/policy/load.js";
 
 export const BENCH_PROFILE: PlatformProfile = {

@@ -3,7 +3,7 @@
 // replaces entries), read and checked here with the same `file:line: key: expected X, got Y`
 // problems as the policy. docs/decisions/0079-program-catalogue.md gives the vocabulary;
 // src/core/commands/ applies it to parsed commands.
-import type { PolicyProblem } from "./compile.js";
+import type { PolicyProblem } from "./compile-lists.js";
 import type { KeyPath } from "./yaml-tree.js";
 
 /** Languages of code a program runs from a string or a file. */

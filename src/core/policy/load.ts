@@ -4,16 +4,9 @@
 import type { z } from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import type { PlatformProfile } from "../paths/api.js";
-import {
-  buildPolicy,
-  compileLists,
-  type CompiledLists,
-  crossCheck,
-  crossCheckCommands,
-  section,
-  type LoadedPolicy,
-  type PolicyProblem,
-} from "./compile.js";
+import { buildPolicy, type LoadedPolicy } from "./compile.js";
+import { compileLists, type CompiledLists, type PolicyProblem, section } from "./compile-lists.js";
+import { crossCheck, crossCheckCommands } from "./cross-check.js";
 import { nearKey } from "./near-key.js";
 import { CommandsSchema, ExecSchema, expectedAt, KNOWN_KEYS, PolicySchema, type PolicyDocument } from "./schema.js";
 import {

@@ -2,7 +2,9 @@
 // exec cross-checks and the defaults of a compiled policy.
 import { describe, expect, it } from "vitest";
 import type { PlatformProfile } from "../../../src/core/paths/api.js";
-import { buildPolicy, compileLists, crossCheck, PATH_LISTS, section } from "../../../src/core/policy/compile.js";
+import { buildPolicy } from "../../../src/core/policy/compile.js";
+import { compileLists, PATH_LISTS, section } from "../../../src/core/policy/compile-lists.js";
+import { crossCheck } from "../../../src/core/policy/cross-check.js";
 import { GlobSet, globProblem } from "../../../src/core/policy/globs.js";
 import { editDistance, nearKey } from "../../../src/core/policy/near-key.js";
 import { expectedAt, KNOWN_KEYS } from "../../../src/core/policy/schema.js";
