@@ -14,7 +14,7 @@ import { LineGauge } from "../../core/framing/line-gauge.js";
 import type { HeaderRecord } from "../../log/records.js";
 import type { Frames, Side } from "./frames.js";
 import { OwnLines } from "./pass-through.js";
-import type { FramesIo } from "./relay.js";
+import type { FramesIo } from "./relay-options.js";
 import { newStats, type RelayLog, type RelayStats } from "./types.js";
 
 const BACKLOG_BYTES = 16 * 1024 * 1024;
