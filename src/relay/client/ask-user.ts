@@ -1,0 +1,79 @@
+// Putting a gate's question to the user: a grant, the client's chat, or out of band (decision 0105).
+import type { AskAnswer, AskHow, AskReply, HeldRequest } from "../../core/gate/gate.js";
+import { effectEntries, effectKey } from "../../core/gate/effect-key.js";
+import { idKey } from "../server/correlate.js";
+import type { ClientContext } from "./client-context.js";
+
+/**
+ * Puts a gate's question to the user. A grant from `effectgate allow` for exactly this effect
+ * answers it unasked; else the client is asked in its chat when it can be (elicitation); else
+ * the question waits out of band and the call is refused with its id (decision 0105).
+ */
+export async function askUser(
+  client: ClientContext,
+  held: HeldRequest,
+  answer: AskAnswer,
+): Promise<[AskReply, AskHow?]> {
+  const d = client.d;
+  const oob = d.outOfBand;
+  // Without the judge's effects there is nothing exact to bind a grant to: never one then.
+  const key =
+    oob && answer.decision && answer.tool !== undefined
+      ? effectKey({
+          server: oob.server,
+          method: held.method,
+          tool: answer.tool,
+          effects: answer.decision.effects,
+        })
+      : undefined;
+  try {
+    if (oob && key !== undefined) {
+      const grant = (await oob.store()).takeGrant(key);
+      if (grant) {
+        d.announce(
+          `${held.method} id ${JSON.stringify(held.id)}: allowed by \`effectgate allow ${grant.id}\``,
+        );
+        return ["accept", { channel: "grant", pendingId: grant.id }];
+      }
+    }
+    if (canElicit(client, held)) {
+      client.releaseQueueHold(); // the answer must be able to arrive
+      const approval = await d.asker.ask(
+        answer.question,
+        (seconds) =>
+          d.announce(
+            `nobody answered the question about ${held.method} id ${JSON.stringify(held.id)} within ${seconds} s; refused it`,
+          ),
+        client.judging.get(idKey(held.id))?.signal,
+      );
+      return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
+    }
+    if (!oob || key === undefined || !answer.decision || answer.tool === undefined) return ["failed"];
+    const q = (await oob.store()).addPending({
+      key,
+      server: oob.server,
+      method: held.method,
+      tool: answer.tool,
+      effects: effectEntries(answer.decision.effects),
+      rule: answer.decision.rule ?? null,
+      reason: answer.decision.reason,
+      question: answer.question,
+      pid: process.pid,
+      cwd: process.cwd(),
+    });
+    d.announce(
+      `${held.method} id ${JSON.stringify(held.id)} needs your word: run \`effectgate allow ${q.id}\` (\`effectgate pending\` shows it), then retry`,
+    );
+    return ["pending", { channel: "pending", pendingId: q.id }];
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    d.announce(`could not ask about ${held.method} id ${JSON.stringify(held.id)}: ${why}; refused it`);
+    return ["failed", { channel: oob ? "pending" : "elicitation", why }];
+  }
+}
+
+/** Whether this call's question can be put in the client's chat (a legacy elicitation). */
+export function canElicit(client: ClientContext, held: HeldRequest): boolean {
+  const d = client.d;
+  return !d.passThrough && d.facts.era === "legacy" && d.facts.clientCanElicit && !held.modern;
+}
