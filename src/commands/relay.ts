@@ -18,11 +18,14 @@ import type { StartupFailure } from "../core/wire/startup-answer.js";
 import { askTimeoutMs } from "../relay/session/constants.js";
 import { VERSION } from "../version.js";
 import type { AskStore } from "../relay/client/ask-store.js";
+import type { DesktopAsker } from "../relay/client/desktop-ask.js";
+import { currentPlatform } from "../platform/profile.js";
 import { identityFor } from "../core/pins/identity.js";
 import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { parseCommand } from "./cli/parse.js";
-import { levelOption, policyOption } from "./cli/values.js";
+import { dialogOption, levelOption, policyOption } from "./cli/values.js";
+import type { DialogSetting } from "../relay/client/desktop-ask.js";
 import { remoteArgs, remoteOptions, urlOption, type RemoteArgs } from "./cli/remote-options.js";
 import { loggableHeaderOption } from "../core/remote/header-option.js";
 
@@ -35,6 +38,8 @@ export interface RelayArgs {
   server: string[];
   /** `--url` and its companions: a remote server instead of a command. */
   remote?: RemoteArgs;
+  /** `--dialog`: ask in a desktop dialog when the client cannot be asked (decision 0126). */
+  dialog?: DialogSetting;
 }
 
 export const command: CommandDeclaration = {
@@ -63,6 +68,7 @@ export const command: CommandDeclaration = {
       meaning: "the server's name, for the policy's server globs and the log",
       default: "none",
     },
+    dialogOption,
     urlOption,
     ...remoteOptions,
   ],
@@ -95,6 +101,7 @@ function relayArgs(options: Record<string, unknown>, server: string[]): RelayArg
     ...pick("lock"),
     ...pick("logDir"),
     ...pick("name"),
+    ...(options["dialog"] === undefined ? {} : { dialog: options["dialog"] as DialogSetting }),
     server,
     ...(remote ? { remote } : {}),
   };
@@ -256,6 +263,14 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     (asks ??= import("../relay/client/ask-store.js").then(
       (m) => new m.AskStore(effectgateHome(process.env)),
     ));
+  // Desktop dialogs only when asked for: `--dialog` wins over the policy's `ask.dialog`.
+  const dialog = parsed.dialog ?? built.read?.compiled.askDialog ?? "off";
+  let desktop: Promise<DesktopAsker> | undefined;
+  const openDesktop = (): Promise<DesktopAsker> =>
+    (desktop ??= import("../relay/client/desktop-ask.js").then(
+      (m) =>
+        new m.DesktopAsker({ env: process.env, platform: currentPlatform(), record: log.event.bind(log) }),
+    ));
   try {
     const result = await runRelay({
       serverArgv: parsed.server,
@@ -279,6 +294,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
                 remote && (parsed.name === undefined || parsed.name === "")
                   ? remote.server.identity
                   : identityFor(parsed.name, parsed.server),
+              ...(dialog === "auto" ? { desktop: openDesktop } : {}),
             },
           }
         : {}),

@@ -19,6 +19,18 @@ export function levelOption(defaultText: string): OptionDeclaration {
   };
 }
 
+/** `--dialog auto|off`: whether strict may ask in a desktop dialog (decision 0126). */
+export const dialogOption: OptionDeclaration = {
+  flags: "--dialog <when>",
+  meaning: "at strict, ask in a desktop dialog when the client cannot ask you: auto or off",
+  default: "the policy's ask.dialog, else off",
+  parse: (text) => {
+    if (text !== "auto" && text !== "off")
+      throw new UsageError(`expected auto or off, got ${JSON.stringify(text)}`);
+    return text;
+  },
+};
+
 export function policyOption(meaning: string, defaultText = "the shipped one"): OptionDeclaration {
   return { flags: "--policy <policy>", meaning, default: defaultText };
 }

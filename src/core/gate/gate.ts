@@ -32,8 +32,11 @@ export type AskReply = "accept" | "decline" | "cancel" | "failed" | "pending";
 
 /** How a question was put and answered: for the decision record and the refusal's words. */
 export interface AskHow {
-  /** `elicitation` (in the chat), `grant` (an `effectgate allow` answered it), or `pending`. */
-  channel: "elicitation" | "grant" | "pending";
+  /**
+   * `elicitation` (in the chat), `grant` (an `effectgate allow` answered it), `dialog` (a desktop
+   * dialog, decision 0126), or `pending`.
+   */
+  channel: "elicitation" | "grant" | "dialog" | "pending";
   /** Why the answer is not a yes, in a few words. */
   why?: string;
   /** The id a pending question waits under (`effectgate allow ID`), or the grant's id. */

@@ -19,6 +19,11 @@ export interface CompiledPolicy {
   /** The policy's `mode:`, if it sets one. */
   mode: Level | undefined;
   /**
+   * `ask.dialog`: whether a question the client cannot be asked in its chat may be put in a
+   * desktop dialog (`auto`), or never (`off`, the default; decision 0126).
+   */
+  askDialog: "auto" | "off";
+  /**
    * The first pattern of `list` matching the absolute path `p` on this profile, or undefined.
    * Matching is per path segment and folds case exactly where the profile's file system does.
    * With `resolver`, an anchored pattern also matches below the real path of its anchor (a

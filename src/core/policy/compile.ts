@@ -47,6 +47,7 @@ export function buildPolicy(
     source,
     sha256,
     mode,
+    askDialog: doc.ask?.dialog ?? "off",
     matchPath(list: PathList, p: string, resolver?: PathResolver): string | undefined {
       // `body` is the text exactly as the policy wrote it: what a decision cites.
       return lists.paths[list].first(p, resolver)?.body;

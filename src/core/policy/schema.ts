@@ -43,6 +43,11 @@ const EgressSchema = z.strictObject({
   secrets: verdict.optional(),
 });
 
+// How a question is put when the client cannot be asked in its chat (decision 0126).
+const AskSchema = z.strictObject({
+  dialog: z.enum(["auto", "off"]).optional(),
+});
+
 const TRUSTED_HOST_CLASSES = ["loopback", "private", "link-local"] as const;
 
 export const CommandsSchema = z.strictObject({
@@ -75,6 +80,7 @@ export const PolicySchema = z.strictObject({
   runs_later: RunsLaterSchema.optional(),
   egress: EgressSchema.optional(),
   commands: CommandsSchema.optional(),
+  ask: AskSchema.optional(),
 });
 
 export type PolicyDocument = z.infer<typeof PolicySchema>;
@@ -89,6 +95,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   runs_later: Object.keys(RunsLaterSchema.shape),
   egress: Object.keys(EgressSchema.shape),
   commands: Object.keys(CommandsSchema.shape),
+  ask: Object.keys(AskSchema.shape),
 };
 
 const PATTERNS = "a list of path patterns (quoted strings)";
@@ -158,6 +165,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   "egress.allow_hosts[]": "a host pattern string",
   "egress.tainted_new_host": VERDICT,
   "egress.secrets": VERDICT,
+  ask: "a mapping with dialog",
+  "ask.dialog": "one of auto, off",
 };
 
 /** Words for what the value at `path` should be; `[3]` and `[0]` both look up `[]`. */

@@ -18,6 +18,7 @@ import {
   removeRecord,
   writePrivateJson,
 } from "../../platform/private-records.js";
+import type { DesktopAsker } from "./desktop-ask.js";
 
 /** How long a question waits for `effectgate allow` before it is gone. */
 export const PENDING_TTL_MS = 15 * 60 * 1000;
@@ -65,6 +66,8 @@ export interface OutOfBand {
   store: () => Promise<AskStore>;
   /** The server's identity: its `--name`, else its command line (as pins name it). */
   server: string;
+  /** Desktop dialogs, when the user opted in (decision 0126); loaded on the first question. */
+  desktop?: () => Promise<DesktopAsker>;
 }
 
 export class AskStore {

@@ -1,4 +1,5 @@
-// Putting a gate's question to the user: a grant, the client's chat, or out of band (decision 0105).
+// Putting a gate's question to the user: a grant, the client's chat, a desktop dialog (decision
+// 0126), or out of band (decision 0105).
 import type { AskAnswer, AskHow, AskReply, HeldRequest } from "../../core/gate/gate.js";
 import { effectEntries, effectKey } from "../../core/gate/effect-key.js";
 import { idKey } from "../server/correlate.js";
@@ -6,8 +7,9 @@ import type { ClientContext } from "./client-context.js";
 
 /**
  * Puts a gate's question to the user. A grant from `effectgate allow` for exactly this effect
- * answers it unasked; else the client is asked in its chat when it can be (elicitation); else
- * the question waits out of band and the call is refused with its id (decision 0105).
+ * answers it unasked; else the client is asked in its chat when it can be (elicitation); else in
+ * a desktop dialog when the user opted in and one can be shown; else the question waits out of
+ * band and the call is refused with its id (decision 0105).
  */
 export async function askUser(
   client: ClientContext,
@@ -49,6 +51,10 @@ export async function askUser(
       return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
     }
     if (!oob || key === undefined || !answer.decision || answer.tool === undefined) return ["failed"];
+    // Opted in (decision 0126): a desktop dialog, where this machine can show one.
+    const desktop = oob.desktop ? await oob.desktop() : undefined;
+    const dialog = await desktop?.ask(answer.question, client.judging.get(idKey(held.id))?.signal);
+    if (dialog) return dialog;
     const q = (await oob.store()).addPending({
       key,
       server: oob.server,
@@ -61,6 +67,7 @@ export async function askUser(
       pid: process.pid,
       cwd: process.cwd(),
     });
+    desktop?.announcePending(q.id);
     d.announce(
       `${held.method} id ${JSON.stringify(held.id)} needs your word: run \`effectgate allow ${q.id}\` (\`effectgate pending\` shows it), then retry`,
     );

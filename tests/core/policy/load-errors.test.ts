@@ -18,7 +18,7 @@ describe("loader problems: one line each, file:line: key: expected X, got Y", ()
 
   it("points a right key in the wrong section to where it belongs", () => {
     expect(problemsOf(lines("version: 1", "deny_read: []"))).toEqual([
-      "team.yaml:2: deny_read: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands (did you mean paths.deny_read (it belongs under paths:)?), got an unknown key",
+      "team.yaml:2: deny_read: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands, ask (did you mean paths.deny_read (it belongs under paths:)?), got an unknown key",
     ]);
   });
 
@@ -205,9 +205,15 @@ describe("loader problems: one line each, file:line: key: expected X, got Y", ()
     }
   });
 
+  it("says what ask.dialog takes", () => {
+    expect(problemsOf(lines("version: 1", "ask:", "  dialog: always"))).toEqual([
+      'team.yaml:3: ask.dialog: expected one of auto, off, got "always"',
+    ]);
+  });
+
   it("does not let a key named __proto__ reach the object model", () => {
     expect(problemsOf(lines("version: 1", "__proto__:", "  mode: strict"))).toEqual([
-      "team.yaml:2: __proto__: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands, got an unknown key",
+      "team.yaml:2: __proto__: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands, ask, got an unknown key",
     ]);
   });
 });

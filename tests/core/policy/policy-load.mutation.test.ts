@@ -96,7 +96,7 @@ describe("unknown-key hints", () => {
 
   it("gives no hint for a key known nowhere", () => {
     expect(problems("version: 1\nzzz: 1\n")).toEqual([
-      "p.yaml:2: zzz: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands, got an unknown key",
+      "p.yaml:2: zzz: expected one of version, mode, paths, exec, taint, env, runs_later, egress, commands, ask, got an unknown key",
     ]);
   });
 });

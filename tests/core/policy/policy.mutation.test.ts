@@ -99,7 +99,9 @@ describe("key paths and expectations", () => {
     expect(expectedAt([])).toBe("a mapping with version: 1");
     expect(expectedAt(["taint", "servers", 0])).toBe("a server-name glob string");
     expect(expectedAt(["nope"])).toBeUndefined();
-    expect(KNOWN_KEYS[""]).toEqual(["version", "mode", "paths", "exec", "taint", "env", "runs_later", "egress", "commands"]);
+    expect(KNOWN_KEYS[""]).toEqual(["version", "mode", "paths", "exec", "taint", "env", "runs_later", "egress", "commands", "ask"]);
+    expect(KNOWN_KEYS.ask).toEqual(["dialog"]);
+    expect(expectedAt(["ask", "dialog"])).toBe("one of auto, off");
     expect(KNOWN_KEYS.runs_later).toEqual(["git_dirs", "path_folders"]);
     expect(expectedAt(["runs_later", "git_dirs"])).toBe("one of allow, confirm, deny");
     expect(KNOWN_KEYS.taint).toEqual(["sources", "servers", "exclude", "signatures"]);
