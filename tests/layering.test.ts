@@ -83,7 +83,8 @@ const ALLOWED: Record<string, string[]> = {
   "core/pins": ["core/json", "core/text"],
   // What the HTTP bridge decides without I/O: URLs, headers, addresses.
   "core/remote": [],
-  "core/replay": ["core/text"],
+  // Replay names what a logged frame was with the relay's one classifier (issue 18).
+  "core/replay": ["core/text", "core/wire"],
   "core/taint": ["core/gate", "core/judge", "core/net", "core/policy", "core/text"],
   "core/judge": [
     "core/commands",

@@ -1,6 +1,8 @@
-// Classifying JSON-RPC messages as replay and eval read them back from a log. The relay has its
-// own, stricter classifier; this one only names what a frame was, it decides nothing.
+// What a logged JSON-RPC message was, as replay and eval read a log back. The classification is
+// the relay's own (core/wire/jsonrpc.ts), so a reader never names a frame otherwise than the
+// relay judged it; this file only reshapes it for display and decides nothing.
 import type { JsonRpcId } from "../types.js";
+import { classify as classifyWire, isRecord, type Classified } from "../wire/jsonrpc.js";
 
 export type Message =
   | { kind: "request"; method: string; id: JsonRpcId; params: unknown }
@@ -8,26 +10,27 @@ export type Message =
   | { kind: "response"; id: JsonRpcId; body: Record<string, unknown> }
   | { kind: "other"; why: string };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+export function classify(value: unknown): Message {
+  return fromWire(classifyWire(value));
 }
 
-export function classify(value: unknown): Message {
-  if (!isRecord(value))
-    return {
-      kind: "other",
-      why: `expected a JSON object, got ${Array.isArray(value) ? "a list" : typeof value}`,
-    };
-  const id = value["id"];
-  const hasId = typeof id === "string" || typeof id === "number";
-  const method = value["method"];
-  if (typeof method === "string") {
-    return hasId
-      ? { kind: "request", method, id, params: value["params"] }
-      : { kind: "notification", method, params: value["params"] };
+/** One classified member as replay shows it: what the relay could not read is `other`, with why. */
+function fromWire(c: Classified): Message {
+  switch (c.kind) {
+    case "request":
+      return { kind: "request", method: c.method, id: c.id, params: c.params };
+    case "notification":
+      return { kind: "notification", method: c.method, params: c.params };
+    case "response":
+      // An answer with a null id (to a request nobody could read) answers no request here.
+      return c.id === null
+        ? { kind: "other", why: "an answer with a null id: it answers no request" }
+        : { kind: "response", id: c.id, body: c.msg };
+    case "invalid":
+      return { kind: "other", why: c.reason };
+    case "batch":
+      return { kind: "other", why: "expected a JSON-RPC object, got a list" };
   }
-  if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, body: value };
-  return { kind: "other", why: "neither a request, a notification nor a response" };
 }
 
 /** Map key for an id in one direction: `1` and `"1"` stay different (JSON quotes the string). */
@@ -43,8 +46,9 @@ export function parseFrame(text: string): { batch: boolean; messages: Message[] 
   } catch {
     return undefined;
   }
-  if (Array.isArray(value)) return { batch: true, messages: value.map(classify) };
-  return { batch: false, messages: [classify(value)] };
+  const c = classifyWire(value);
+  if (c.kind === "batch") return { batch: true, messages: c.members.map(fromWire) };
+  return { batch: Array.isArray(value), messages: [fromWire(c)] };
 }
 
 export function toolOf(method: string, params: unknown): string | undefined {

@@ -129,9 +129,9 @@ describe("frames", () => {
       "<-   (not JSON) {not json",
       '->   (truncated frame, 99 bytes) {"a":',
       "->   (not JSON) {}",
-      "->*  expected a JSON object, got number",
-      "->*  expected a JSON object, got number",
-      "->   expected a JSON object, got string",
+      "->*  expected a JSON-RPC object, got number",
+      "->*  expected a JSON-RPC object, got number",
+      "->   expected a JSON-RPC object, got string",
       "<-   neither a request, a notification nor a response",
       "<-   neither a request, a notification nor a response",
     ]);
@@ -423,18 +423,43 @@ describe("messages", () => {
       params: 2,
     });
     expect(classify({ id: "a", method: "m" })).toMatchObject({ kind: "request", id: "a" });
-    expect(classify({ id: null, method: "m" })).toEqual({
-      kind: "notification",
-      method: "m",
-      params: undefined,
-    });
     expect(classify({ method: "m", params: [] })).toEqual({ kind: "notification", method: "m", params: [] });
     expect(classify({ id: 1, error: {} })).toMatchObject({ kind: "response", id: 1 });
     expect(classify({ id: 1, result: null })).toMatchObject({ kind: "response" });
     expect(classify({ id: true, result: 1 })).toMatchObject({ kind: "other" });
-    expect(classify({ id: 1, method: 5, result: 1 })).toMatchObject({ kind: "response" });
-    expect(classify(null)).toEqual({ kind: "other", why: "expected a JSON object, got object" });
-    expect(classify([])).toEqual({ kind: "other", why: "expected a JSON object, got a list" });
+    expect(classify(null)).toEqual({ kind: "other", why: "expected a JSON-RPC object, got object" });
+    expect(classify([{ id: 1, result: 0 }])).toEqual({
+      kind: "other",
+      why: "expected a JSON-RPC object, got a list",
+    });
+  });
+
+  // Replay reads with the relay's classifier (core/wire/jsonrpc.ts). Where replay's old copy
+  // named a frame otherwise than the relay judged it, the relay's reading now wins (issue 18).
+  it("names what the relay could not read as the relay does, not as a notification or an answer", () => {
+    // A judged call without an id is refused by the relay, never a notification to wave through.
+    expect(classify({ jsonrpc: "2.0", method: "tools/call", params: { name: "t" } })).toEqual({
+      kind: "other",
+      why: "tools/call without an id",
+    });
+    // An id that is not a string or an integer makes a request ill-formed, not a notification.
+    expect(classify({ id: null, method: "m" })).toEqual({
+      kind: "other",
+      why: "expected a string or integer id, got null",
+    });
+    expect(classify({ id: 1.5, method: "m" })).toMatchObject({ kind: "other" });
+    // A non-string method is ill-formed, even beside a result.
+    expect(classify({ id: 1, method: 5, result: 1 })).toEqual({
+      kind: "other",
+      why: "expected a string method, got number",
+    });
+    // An answer with a null id answers no request.
+    expect(classify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" } })).toEqual({
+      kind: "other",
+      why: "an answer with a null id: it answers no request",
+    });
+    // An empty batch is one ill-formed frame, shown, not a frame with nothing in it.
+    expect(parseFrame("[]")).toEqual({ batch: true, messages: [{ kind: "other", why: "empty batch" }] });
   });
 
   it("keys ids by direction and type", () => {
