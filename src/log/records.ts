@@ -31,6 +31,11 @@ export const HeaderRecord = z.strictObject({
   /** The policy in force (null when off): its name or path and the SHA-256 of its bytes. */
   policy: z.strictObject({ source: z.string(), sha256: z.string() }).nullable(),
   lock: z.string().nullable(),
+  /**
+   * This log marks the frames effectgate wrote itself (`by` on a frame record). Absent in logs
+   * of earlier versions: readers then tell them apart by matching answers to refusals.
+   */
+  marksOwn: z.literal(true).optional(),
 });
 
 export const FrameRecord = z.strictObject({
@@ -58,6 +63,11 @@ export const FrameRecord = z.strictObject({
   sha256: z.string().optional(),
   /** True when the frame is not valid JSON. */
   nonJson: z.literal(true).optional(),
+  /**
+   * Present when effectgate wrote this frame to the client itself: a refusal, an error answer,
+   * a question, an answer to a held or cancelled call. Absent on what the client or server wrote.
+   */
+  by: z.literal("effectgate").optional(),
 });
 
 export const StderrRecord = z.strictObject({

@@ -40,10 +40,11 @@ export interface SessionLog {
   /** The part currently written (or last written); null until a file could be created. */
   readonly path: string | null;
   readonly sid: string;
-  header(h: Omit<HeaderRecord, "type" | "seq" | "t" | "sid">): void;
+  header(h: Omit<HeaderRecord, "type" | "seq" | "t" | "sid" | "marksOwn">): void;
   /**
    * `validJson`: the caller parsed exactly these bytes as JSON, so the record may hold them as
-   * they are (the `json` member) instead of escaping them into a string.
+   * they are (the `json` member) instead of escaping them into a string. `by`: effectgate wrote
+   * the frame itself (a refusal, an error answer, a question), not the client or the server.
    */
   frame(
     dir: "c2s" | "s2c",
@@ -51,6 +52,7 @@ export interface SessionLog {
     eol: "\n" | "\r\n" | "",
     nonJson: boolean,
     validJson?: boolean,
+    by?: "effectgate",
   ): void;
   /** A frame whose bytes were not kept (a huge line in pass-through): logged as head + hash. */
   bigFrame(
@@ -120,8 +122,9 @@ class SessionLogWriter implements SessionLog {
     return this.file.path;
   }
 
-  header(h: Omit<HeaderRecord, "type" | "seq" | "t" | "sid">): void {
-    this.commit({ type: "header", ...h });
+  header(h: Omit<HeaderRecord, "type" | "seq" | "t" | "sid" | "marksOwn">): void {
+    // Every frame this writer logs for effectgate says so (`by`): readers may rely on it.
+    this.commit({ type: "header", ...h, marksOwn: true });
   }
 
   frame(
@@ -130,14 +133,16 @@ class SessionLogWriter implements SessionLog {
     eol: "\n" | "\r\n" | "",
     nonJson: boolean,
     validJson = false,
+    by?: "effectgate",
   ): void {
+    const who = by ? { by } : {};
     if (validJson && !nonJson && bytes.length <= this.maxFrameBytes && embeddable(bytes)) {
       // The common case: no escaping, no copy of the text; the bytes go into the line as they are.
-      this.commit({ type: "frame", dir, size: bytes.length, eol }, bytes);
+      this.commit({ type: "frame", dir, size: bytes.length, eol, ...who }, bytes);
       return;
     }
     const { size, ...body } = frameBody(bytes, this.maxFrameBytes);
-    this.commit({ type: "frame", dir, size, eol, ...body, ...(nonJson ? { nonJson: true } : {}) });
+    this.commit({ type: "frame", dir, size, eol, ...body, ...(nonJson ? { nonJson: true } : {}), ...who });
   }
 
   bigFrame(

@@ -174,6 +174,27 @@ describe("session log writer", () => {
     expect(r4).toMatchObject({ text: frame.toString() });
   });
 
+  it("says in the header that it marks effectgate's frames, and marks exactly those (decision 0112)", () => {
+    const log = openSessionLog({ dir: sessions(), now: steppingClock() });
+    log.header(sampleHeader);
+    const refusal = '{"jsonrpc":"2.0","id":1,"result":{"isError":true}}';
+    log.frame("s2c", Buffer.from(refusal), "\n", false, true, "effectgate");
+    log.frame("s2c", Buffer.from('{"a":\r1}'), "\n", false, true, "effectgate");
+    log.frame("s2c", Buffer.from(refusal), "\n", false, true);
+    log.close();
+    const file = join(sessions(), logFiles(sessions())[0] as string);
+    const recs = readRecords(file);
+    expect(recs[0]).toMatchObject({ type: "header", marksOwn: true });
+    // Marked whether the bytes are kept as raw JSON or as text; a server's frame is not.
+    expect(recs.slice(1).map((r) => (r.type === "frame" ? (r.by ?? null) : "?"))).toEqual([
+      "effectgate",
+      "effectgate",
+      null,
+    ]);
+    // Raw JSON stays the last member, after `by`.
+    expect(readFileSync(file, "utf8").split("\n")[1]).toMatch(/"by":"effectgate","json":\{/);
+  });
+
   it("records stderr up to the cap, then one stderr-capped event and nothing more", () => {
     const log = openSessionLog({ dir: sessions(), maxStderrBytes: 100, warn: () => {} });
     for (let i = 0; i < 10; i++) log.stderr(`line ${i} ${"-".repeat(23)}`); // 30 bytes each

@@ -14,6 +14,8 @@ export interface HeaderLike {
   level: string;
   from: string;
   policy: { source: string; sha256: string } | null;
+  /** The log marks effectgate's own frames (`by`); absent in logs of earlier versions. */
+  marksOwn?: true | undefined;
 }
 
 export interface FrameLike {
@@ -27,6 +29,8 @@ export interface FrameLike {
   base64?: string | undefined;
   truncated?: true | undefined;
   nonJson?: true | undefined;
+  /** effectgate wrote this frame itself (a refusal, an error answer, a question). */
+  by?: "effectgate" | undefined;
 }
 
 export interface StderrLike {

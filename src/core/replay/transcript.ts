@@ -38,6 +38,8 @@ class SessionBuilder {
   private readonly early = new Map<string, ReplayItem>();
   /** Bytes go on before they are logged (observe, checks off): answers can precede their call. */
   private passThrough = false;
+  /** The log says which frames effectgate wrote (`by`): no need to guess them from refusals. */
+  private marksOwn = false;
   /**
    * Calls effectgate refused whose answer it is about to write: the relay logs `decision` and
    * `refused` before it writes the answer, and writes it at once, so the answer is the next
@@ -87,6 +89,7 @@ class SessionBuilder {
           policy: r.policy ? r.policy.source : null,
         };
         this.passThrough = r.level === "observe" || r.from === "off";
+        this.marksOwn = r.marksOwn === true;
         return;
       case "stderr":
         items.push({ line, offsetMs: at, kind: "stderr", marker: "STDERR", detail: r.text });
@@ -137,7 +140,7 @@ class SessionBuilder {
       return;
     }
     if (r.dir === "c2s" && parsed.messages.some((m) => m.kind !== "response")) this.clientCalls = [];
-    for (const m of parsed.messages) this.message(line, at ?? NaN, r.dir, m, parsed.batch);
+    for (const m of parsed.messages) this.message(line, at ?? NaN, r, m, parsed.batch);
   }
 
   /**
@@ -179,7 +182,7 @@ class SessionBuilder {
       return;
     }
     this.pending.delete(key);
-    const own = r.dir === "s2c" && this.ownAnswers.delete(key);
+    const own = r.dir === "s2c" && this.ownAnswer(key, r);
     if (req.call) this.session.summary.noteAnswer(req.call, own ? "refusal" : "result");
     items.push({
       ...base,
@@ -241,7 +244,17 @@ class SessionBuilder {
     this.early.clear();
   }
 
-  private message(line: number, at: number, dir: "c2s" | "s2c", m: Message, batch: boolean): void {
+  /**
+   * Whether an s2c answer is effectgate's own. A log that marks its frames says so; in an older
+   * log it is the first s2c frame after a refusal (see `ownAnswers`).
+   */
+  private ownAnswer(key: string, r: FrameLike): boolean {
+    const followsRefusal = this.ownAnswers.delete(key);
+    return this.marksOwn ? r.by === "effectgate" : followsRefusal;
+  }
+
+  private message(line: number, at: number, r: FrameLike, m: Message, batch: boolean): void {
+    const dir = r.dir;
     const offsetMs = Number.isFinite(at) ? at : null;
     const base: ReplayItem = {
       line,
@@ -269,9 +282,12 @@ class SessionBuilder {
       return;
     }
     const key = idKey(dir === "c2s" ? "s2c" : "c2s", m.id);
-    const own = dir === "s2c" && this.ownAnswers.delete(key);
-    const req = this.pending.get(key);
-    this.pending.delete(key);
+    const own = dir === "s2c" && this.ownAnswer(key, r);
+    // A log that marks effectgate's frames shows a server answer to a refused call for what it
+    // is, wherever it falls: it answers nothing, and effectgate's own answer is still to come.
+    const forged = dir === "s2c" && !own && this.marksOwn && this.neverSent.has(key);
+    const req = forged ? undefined : this.pending.get(key);
+    if (!forged) this.pending.delete(key);
     const failure = failureOf(m.body);
     const outcome = own ? "refusal" : failure ? ("error" in m.body ? "error" : "tool-error") : "result";
     const item: ReplayItem = {

@@ -106,7 +106,7 @@ export class LocalFrames implements Frames {
     const toClientLine = (line: string): void => {
       stats.originated++;
       const bytes = Buffer.from(`${line}\n`);
-      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true);
+      log.frame("s2c", bytes.subarray(0, bytes.length - 1), "\n", false, true, "effectgate");
       ownLine(bytes);
     };
     this.asker = new Asker(toClientLine, record);

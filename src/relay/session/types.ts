@@ -7,8 +7,18 @@ import { isSpace } from "../../core/json/json-chars.js";
  * more); tests may pass a recorder.
  */
 export interface RelayLog {
-  /** `validJson`: the relay parsed these exact bytes (the log may then keep them unescaped). */
-  frame(dir: "c2s" | "s2c", bytes: Buffer, eol: Eol, nonJson: boolean, validJson?: boolean): void;
+  /**
+   * `validJson`: the relay parsed these exact bytes (the log may then keep them unescaped).
+   * `by`: effectgate wrote the frame itself (a refusal, an error answer, a question).
+   */
+  frame(
+    dir: "c2s" | "s2c",
+    bytes: Buffer,
+    eol: Eol,
+    nonJson: boolean,
+    validJson?: boolean,
+    by?: "effectgate",
+  ): void;
   /** A frame known only by its size, head and hash (a huge line in pass-through). */
   bigFrame(
     dir: "c2s" | "s2c",

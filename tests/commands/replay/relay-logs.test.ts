@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildTranscript } from "../../../src/core/replay/transcript.js";
@@ -29,6 +29,33 @@ describe("replay of a real relay log", () => {
     expect(out).toMatch(/<- {3}refused by effectgate {2}<- tools\/call {2}id=3 {2}tool=read_file/);
     expect(out).not.toContain("tool error");
     expect(out).toContain("2 calls, 1 refused, 0 failed, 0 unanswered");
+  });
+
+  it("marks the frames effectgate wrote itself, and only those (decision 0112)", async () => {
+    const box = sandbox();
+    const server = ["node", fixture("rugpull.mjs"), box.state];
+    expect(cli(box, ["approve", "--", ...server]).code).toBe(0);
+    await session(
+      box,
+      ["--level", "enforce", "--lock", "effectgate.lock", "--", ...server],
+      [...handshake, call(3, "read_file"), call(4, "list_dir")],
+    );
+    const sessions = join(box.home, ".effectgate", "sessions");
+    const [file] = readdirSync(sessions);
+    const records = parseLogText(readFileSync(join(sessions, file as string), "utf8")).flatMap((e) =>
+      "record" in e ? [e.record] : [],
+    );
+    expect(records[0]).toMatchObject({ type: "header", marksOwn: true });
+    const frames = records.flatMap((r) => (r.type === "frame" ? [r] : []));
+    const ids = (by: boolean) =>
+      frames
+        .filter((f) => f.dir === "s2c" && (f.by === "effectgate") === by)
+        .map((f) => (JSON.parse(f.text ?? "null") as { id?: unknown }).id);
+    // The pin refusal of call 3 is effectgate's; the server answered initialize and call 4.
+    expect(ids(true)).toEqual([3]);
+    expect(ids(false)).toEqual(expect.arrayContaining([4]));
+    expect(ids(false)).not.toContain(3);
+    expect(frames.filter((f) => f.dir === "c2s" && f.by !== undefined)).toEqual([]);
   });
 
   it("reads every call of a batch refusal, and one without a usable id", () => {

@@ -133,3 +133,57 @@ describe("answers under a refused call's id", () => {
     expect(r.stdout).toContain("2 calls, 1 refused, 0 failed, 0 unanswered");
   });
 });
+
+// A log whose header says `marksOwn` tells effectgate's frames by their `by` field, not by
+// their place after a refusal (decision 0112). Older logs keep the order-based reading above.
+describe("a log that marks effectgate's own frames", () => {
+  const header = (marksOwn: boolean): LogEntry =>
+    rec({
+      type: "header",
+      server: ["srv"],
+      name: null,
+      cwd: "/",
+      platform: "linux",
+      level: "enforce",
+      from: "flag",
+      policy: null,
+      ...(marksOwn ? { marksOwn: true } : {}),
+    });
+  const own = (e: LogEntry): LogEntry =>
+    "record" in e ? { ...e, record: { ...e.record, by: "effectgate" } as RecordLike } : e;
+  const failure = (id: number) =>
+    frame("s2c", {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32603, message: "effectgate could not handle this" },
+    });
+
+  it("an error answer effectgate wrote is its own, though no refusal record names the call", () => {
+    const frames = (marks: boolean) => [
+      header(marks),
+      call(5, "write_file"),
+      event("handling-error", { ids: [5], error: "boom" }),
+      marks ? own(failure(5)) : failure(5),
+    ];
+    const [marked] = buildTranscript(frames(true));
+    expect(marked?.items.at(-1)).toMatchObject({ kind: "response", outcome: "refusal", refused: true });
+    // Without the mark the same answer reads as the server's error, as it did before.
+    const [old] = buildTranscript(frames(false));
+    expect(old?.items.at(-1)).toMatchObject({ kind: "response", outcome: "error" });
+    expect(old?.items.at(-1)).not.toHaveProperty("refused");
+  });
+
+  it("an unmarked answer right after a refusal is the server's; the marked one is effectgate's", () => {
+    const [s] = buildTranscript([
+      header(true),
+      call(3, "write_file"),
+      ...refusal(3),
+      text(3, "wrote ~/.bashrc (fake answer for 3)"),
+      own(text(3, "effectgate refused this call", true)),
+    ]);
+    const items = s?.items ?? [];
+    expect(items.at(-2)).toMatchObject({ marker: "UNASKED", outcome: "result", dir: "s2c" });
+    expect(items.at(-1)).toMatchObject({ outcome: "refusal", refused: true, tool: "write_file" });
+    expect(s?.summary.toJSON()).toMatchObject({ calls: 1, refused: 1, failed: 0, unanswered: 0 });
+  });
+});
