@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluateBenign } from "../../src/core/evaluation/benign.js";
+import { buildTranscript } from "../../src/core/replay/transcript.js";
 import { createSessionJudge } from "../../src/core/judge/session.js";
 import type { PlatformProfile } from "../../src/core/paths/api.js";
 import { readPolicy } from "../../src/config/policy-file.js";
@@ -114,7 +115,12 @@ function readEntries(file: string) {
   return got.lines;
 }
 
-async function runGroup(g: Group): Promise<{ relay: string[]; evaluated: string[]; frames: number }> {
+async function runGroup(g: Group): Promise<{
+  relay: string[];
+  evaluated: string[];
+  frames: number;
+  replay: ReturnType<typeof replayReading>;
+}> {
   const first = g.cases[0] as Attack;
   const b = box(first.env);
   for (const a of g.cases) {
@@ -168,13 +174,27 @@ async function runGroup(g: Group): Promise<{ relay: string[]; evaluated: string[
   const frames = entries.filter(
     (e) => !("error" in e) && e.record.type === "frame" && e.record.dir === "c2s",
   ).length;
-  return { relay: relayVerdicts(entries), evaluated, frames };
+  return { relay: relayVerdicts(entries), evaluated, frames, replay: replayReading(entries) };
+}
+
+/**
+ * Replay's reading of the same log: the log lines it shows as effectgate's answers, beside the
+ * lines the relay marked as its own (decision 0112).
+ */
+function replayReading(entries: ReturnType<typeof readEntries>) {
+  const marked = entries.flatMap((e) =>
+    !("error" in e) && e.record.type === "frame" && e.record.by === "effectgate" ? [e.line] : [],
+  );
+  const [session] = buildTranscript(entries);
+  const items = session?.items ?? [];
+  const refusals = items.filter((i) => i.kind === "response" && i.outcome === "refusal").map((i) => i.line);
+  return { marked, refusals: [...new Set(refusals)] };
 }
 
 describe("the relay at enforce and eval's rebuild of its log reach the same verdicts", () => {
   for (const g of groups()) {
     it(`${g.name} (${g.cases.length} frames)`, async () => {
-      const { relay, evaluated, frames } = await runGroup(g);
+      const { relay, evaluated, frames, replay } = await runGroup(g);
       // Every frame reached the relay, and it refused or noted something (not a vacuous pass).
       expect(frames).toBeGreaterThanOrEqual(g.cases.length + 2);
       expect(relay.length).toBeGreaterThan(0);
@@ -184,6 +204,10 @@ describe("the relay at enforce and eval's rebuild of its log reach the same verd
         evalOnly: [],
       });
       expect(evaluated).toEqual(relay);
+      // Replay reads the frames with the relay's classifier: every answer effectgate wrote is
+      // shown as its refusal, and no other is.
+      expect(replay.marked.length).toBeGreaterThan(0);
+      expect(replay.refusals).toEqual(replay.marked);
     }, 120_000);
   }
 });
