@@ -7,6 +7,7 @@ import type {
   JudgeContext,
   ObservedResponse,
 } from "../../core/gate/gate.js";
+import { loggedEffect } from "../../core/gate/logged-effect.js";
 import { gateAnswer } from "../../core/gate/pipeline.js";
 import type { ScanOptions, SessionJudgeApi } from "../../core/gate/session-judge.js";
 import { serverMessageAsAnswer } from "../../core/wire/server-message.js";
@@ -70,7 +71,8 @@ export function createPolicyGate(opts: {
       rule: d.rule ?? null,
       reason: d.reason,
       // A call may name thousands of harmless paths; the deciding effect is first (decide.ts).
-      effects: d.effects.slice(0, MAX_LOGGED_EFFECTS),
+      // Each is cut to a bounded length: the frame record holds the call whole.
+      effects: d.effects.slice(0, MAX_LOGGED_EFFECTS).map(loggedEffect),
       tainted: d.tainted,
       level,
     };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Gate, GateAnswer, HeldRequest, JudgeContext } from "../../../src/core/gate/gate.js";
 import type { Level } from "../../../src/core/types.js";
+import { LOGGED_EFFECT_CHARS } from "../../../src/core/gate/logged-effect.js";
 import { createPolicyGate } from "../../../src/relay/gates/policy-gate.js";
 import { LogRecord } from "../../../src/log/records.js";
 import { call, judgeOf } from "../../helpers/judge.js";
@@ -222,5 +223,28 @@ describe("decision events for large calls", () => {
     // Each path is written and read (write_many is no reader only), and `~/.aws/config` has two
     // readings of each: `~` expanded, and taken literally (decision 0061).
     expect(data["effectsOmitted"]).toBe(2 * 102 - 64);
+  });
+
+  it("cut a long text of an effect to a bounded length and say how long it was", async () => {
+    const { ctx, seen } = ctxOf();
+    // An unknown tool's string is read as a possible path (read and write): 4 MiB of it made a
+    // record of 8 MiB per call before the cut.
+    const text = `src/${"y".repeat(LOGGED_EFFECT_CHARS * 4)}`;
+    await judged(gateAt("enforce"), held("echo", { text }), ctx);
+    const data = seen.log[0]?.[1] ?? {};
+    const effects = data["effects"] as Array<Record<string, unknown>>;
+    expect(effects.length).toBeGreaterThan(0);
+    for (const e of effects) {
+      expect(e["spelled"]).toBe(text.slice(0, LOGGED_EFFECT_CHARS));
+      expect(e["cut"]).toMatchObject({ spelled: text.length });
+      expect(String(e["canonical"]).length).toBeLessThanOrEqual(LOGGED_EFFECT_CHARS);
+    }
+    expect(JSON.stringify(data).length).toBeLessThan(effects.length * 3 * LOGGED_EFFECT_CHARS);
+    // A short one is recorded as it is, with no `cut`.
+    const short = ctxOf();
+    await judged(gateAt("enforce"), held("echo", { text: "src/a.ts" }), short.ctx);
+    const first = (short.seen.log[0]?.[1]["effects"] as Array<Record<string, unknown>>)[0];
+    expect(first?.["spelled"]).toBe("src/a.ts");
+    expect(first).not.toHaveProperty("cut");
   });
 });
