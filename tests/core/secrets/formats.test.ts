@@ -62,6 +62,26 @@ describe("found: high-confidence formats, validated", () => {
     expect(ids(seedPhrase(24).toUpperCase().split(" ").join(",\n"))).toEqual(["seed-phrase"]);
   });
 
+  it("a seed phrase's words only as the list spells them, whatever their case", () => {
+    const words = seedPhrase(12).split(" ");
+    const mixed = words.map((w, i) => [...w].map((c, j) => ((i + j) % 2 ? c.toUpperCase() : c)).join(""));
+    expect(ids(mixed.join(" "))).toEqual(["seed-phrase"]);
+    // Words are looked up by their first four letters: a word that shares them (or is one
+    // letter short of a list word) is not the list's word, and the run of twelve is broken.
+    for (const i of [0, 5, 11]) {
+      const w = words[i] ?? "";
+      for (const other of [
+        `${w}z`,
+        `${w.slice(0, 4)}${"q".repeat(Math.max(0, w.length - 4))}`,
+        w.slice(0, -1),
+      ]) {
+        if (wordlist.includes(other) || other === w) continue;
+        const changed = words.map((x, j) => (j === i ? other : x));
+        expect(ids(changed.join(" ")), changed.join(" ")).toEqual([]);
+      }
+    }
+  });
+
   it("provider keys with reserved prefixes", () => {
     const cases: Array<[string, string]> = [
       [`glpat-${randomText("abcXYZ019_-", 20)}`, "gitlab-token"],
