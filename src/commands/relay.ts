@@ -230,7 +230,7 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
           import("../relay/session/worker-frames.js"),
           // After the server's start: the frame reader's module brings a dozen with it.
           import("../core/framing/line-splitter.js"),
-        ]).then(async ([{ startShadow }, { MAX_FRAME_BYTES }]) =>
+        ]).then(([{ startShadow }, { MAX_FRAME_BYTES }]) =>
           startShadow(
             {
               gate: gateOptions,
@@ -240,6 +240,8 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
               maxFrameBytes: MAX_FRAME_BYTES,
             },
             say,
+            // If the worker cannot start: the same reading here, with the choices read above.
+            () => (gates as NonNullable<typeof gates>).buildGate(gateOptions, settings),
           ),
         )
       : Promise.resolve(null),

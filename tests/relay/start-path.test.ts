@@ -1,7 +1,7 @@
 // Black-box: what the BUILT relay loads to start, and a server that is gone before the relay is
 // ready for it (the server starts while the judges load, docs/decisions/0107-start-up-path.md).
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { moduleListHook } from "../helpers/module-list.js";
@@ -88,4 +88,56 @@ describe("starting the relay with the default policy", () => {
       const r = await run(["--level", level], testEnv(), [process.execPath, "-e", "process.exit(3)"]);
       expect(r.code).toBe(3);
     });
+
+  it("observe: initialize is answered while the worker still loads its judges, and the worker logs it after", async () => {
+    // A loader hook holds the worker's own module until a file exists: the relay must answer
+    // without it (decision 0130). Before, the relay waited for the worker to be ready.
+    const dir = tempDir("eg-start-held-");
+    const release = join(dir, "release");
+    const hook = join(dir, "hold.mjs");
+    writeFileSync(
+      hook,
+      `import { register } from "node:module";\n` +
+        `register("data:text/javascript," + encodeURIComponent(${JSON.stringify(
+          `import { existsSync } from "node:fs";\n` +
+            `export async function load(url, context, next) {\n` +
+            `  if (url.endsWith("/shadow-worker.js"))\n` +
+            `    while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));\n` +
+            `  return next(url, context);\n}\n`,
+        )}));\n`,
+    );
+    const logs = join(dir, "logs");
+    const child = spawn(
+      process.execPath,
+      ["--import", hook, MAIN, "--level", "observe", "--log-dir", logs, "--", ...echo],
+      { env: testEnv(), stdio: ["pipe", "pipe", "ignore"] },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const answered = await new Promise<boolean>((resolve) => {
+      // Not a time limit on the relay: a relay that waits for the worker never answers, and the
+      // test must end. Minutes are far beyond any start, however loaded the machine.
+      const never = setTimeout(() => resolve(false), 120_000);
+      let stdout = "";
+      child.stdout.on("data", (c: Buffer) => {
+        stdout += c.toString();
+        if (stdout.includes('"id":0')) {
+          clearTimeout(never);
+          resolve(true);
+        }
+      });
+      child.stdin.write(INIT);
+    });
+    const heldUntilNow = !existsSync(release);
+    writeFileSync(release, "");
+    child.stdin.end();
+    await exited;
+    expect(answered).toBe(true);
+    expect(heldUntilNow).toBe(true);
+    const log = readdirSync(logs)
+      .map((f) => readFileSync(join(logs, f), "utf8"))
+      .join("");
+    expect(log).toContain('"dir":"c2s"');
+    expect(log).toContain('"dir":"s2c"');
+    expect(log).toContain('"type":"exit"');
+  }, 180_000);
 });

@@ -8,7 +8,7 @@
  * are in flight both sources are paused until it has caught up, so memory stays bounded.
  */
 import { Worker } from "node:worker_threads";
-import type { BuildGateOptions } from "../gates/build-gates.js";
+import type { BuildGateOptions, BuiltGate } from "../gates/build-gates.js";
 import type { Level } from "../../core/types.js";
 import { LineGauge } from "../../core/framing/line-gauge.js";
 import type { HeaderRecord } from "../../log/records.js";
@@ -50,34 +50,20 @@ export type FromWorker =
   | ["closed"];
 
 /**
- * Starts the worker and waits until its gate is built and its log is open. Resolves to null
- * (with the reason said) when it cannot start: the caller then does the work on its own thread.
+ * Starts the worker and returns at once: the relay need not wait for a second thread to load
+ * the judges before it answers its first frame (docs/decisions/0130-observe-starts-without-waiting.md).
+ * What the relay posts meanwhile waits in the worker's port. If the worker cannot start, or
+ * reads the policy otherwise, that is said and the same reading is done on the relay's thread
+ * with `build` (the gate from the choices the relay already read), from the first message on.
  */
-export async function startShadow(setup: ShadowSetup, say: (line: string) => void): Promise<Shadow | null> {
-  const worker = new Worker(new URL("./shadow-worker.js", import.meta.url), { workerData: setup });
-  const started = await new Promise<string | null>((resolve) => {
-    const done = (why: string | null): void => {
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-      resolve(why);
-    };
-    const onMessage = (m: FromWorker): void => {
-      if (m[0] === "warn") say(m[1]);
-      else if (m[0] === "ready") done(null);
-      else if (m[0] === "fatal") done(m[1]);
-    };
-    const onError = (err: Error): void => done(err.message);
-    // Gone without a word (an exit during start-up): never wait for it.
-    const onExit = (code: number): void => done(`it exited with code ${code}`);
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.on("exit", onExit);
-  });
-  if (started === null) return new Shadow(worker, setup.maxFrameBytes, say);
-  await worker.terminate();
-  say(`effectgate: the shadow worker did not start (${started}); checking on the relay's own thread`);
-  return null;
+export function startShadow(
+  setup: ShadowSetup,
+  say: (line: string) => void,
+  build: () => Promise<BuiltGate>,
+): Shadow {
+  const worker = (): Worker =>
+    new Worker(new URL("./shadow-worker.js", import.meta.url), { workerData: setup });
+  return new Shadow(worker, setup.maxFrameBytes, say, { setup, build });
 }
 
 export class Shadow {
@@ -91,16 +77,55 @@ export class Shadow {
   private messages = 0;
   private holding = false;
   private syncs = 0;
+  /**
+   * Until the worker says it is ready: a copy of every message posted to it, to be read on
+   * this thread if it never is. Bounded like the backlog: past it, the sources wait for a sync.
+   */
+  private starting: ToWorker[] | null = null;
+  /** Set once the worker failed to start: the messages go to this thread's reader instead. */
+  private falling = false;
+  private local: ((m: ToWorker) => void) | null = null;
 
+  private worker: Worker | null = null;
+  private readonly makeWorker: (() => Worker) | null;
+
+  /**
+   * `worker`, or how to start it: then it starts once the server's first chunk has been written
+   * on to the client (the answer to `initialize`, as a rule), or the first time the relay waits
+   * for it, so that a second thread's start does not take the CPU from that first answer.
+   * `fallback`: the worker has not said it is ready yet, and if it never does, this thread
+   * reads the session with it. Without one the worker counts as started.
+   */
   constructor(
-    private readonly worker: Worker,
+    worker: Worker | (() => Worker),
     maxFrameBytes: number,
     private readonly say: (line: string) => void,
+    private readonly fallback?: { setup: ShadowSetup; build: () => Promise<BuiltGate> },
   ) {
     this.gauges = { client: new LineGauge(maxFrameBytes), server: new LineGauge(maxFrameBytes) };
+    if (fallback) this.starting = [];
+    this.makeWorker = typeof worker === "function" ? worker : null;
+    if (typeof worker !== "function") this.listen(worker);
+  }
+
+  private listen(worker: Worker): void {
+    this.worker = worker;
     worker.on("message", (m: FromWorker) => this.received(m));
-    worker.on("error", (err) => this.died(err.message));
-    worker.on("exit", (code) => this.died(`it exited with code ${code}`));
+    worker.on("error", (err) => this.failed(err.message));
+    worker.on("exit", (code) => this.failed(`it exited with code ${code}`));
+  }
+
+  /** Starts the worker if it is not yet, and sends it what was posted before. */
+  private started(): void {
+    if (this.worker !== null || this.makeWorker === null || this.falling || this.local) return;
+    let worker: Worker;
+    try {
+      worker = this.makeWorker();
+    } catch (err) {
+      return this.failed(err instanceof Error ? err.message : String(err));
+    }
+    this.listen(worker);
+    for (const m of this.starting ?? []) worker.postMessage(m);
   }
 
   /** The session log as the relay sees it: every record goes to the worker, in order. */
@@ -135,7 +160,7 @@ export class Shadow {
   async close(): Promise<void> {
     if (this.dead === null) await this.request(["close"], "closed");
     this.dead ??= "closed";
-    await this.worker.terminate();
+    await this.worker?.terminate();
   }
 
   private push(from: Side, chunk: Buffer): boolean {
@@ -144,6 +169,7 @@ export class Shadow {
     const ok = gauge.push(chunk);
     // The worker's splitter sees the same chunk and drops the line by the same rule.
     this.post([from === "client" ? "c" : "s", chunk]);
+    if (from === "server") this.started(); // the relay has written this chunk on already
     this.inFlight += chunk.length + MESSAGE_OVERHEAD;
     if (!this.holding && (this.inFlight > BACKLOG_BYTES || ++this.messages > BACKLOG_MESSAGES))
       this.holdUntilCaughtUp();
@@ -177,11 +203,40 @@ export class Shadow {
       list.push(resolve);
       this.waiting.set(reply, list);
       this.post(m);
+      this.started();
     });
   }
 
   private post(m: ToWorker): void {
-    if (this.dead === null) this.worker.postMessage(m);
+    if (this.local) return this.local(m);
+    if (this.dead !== null) return;
+    if (this.starting) this.starting.push(m[0] === "c" || m[0] === "s" ? [m[0], Buffer.from(m[1])] : m);
+    if (!this.falling) this.worker?.postMessage(m);
+  }
+
+  /** The worker is gone or could not start: before it was ready, its work moves to this thread. */
+  private failed(why: string): void {
+    if (this.falling) return; // its exit after the failure, or after terminate()
+    if (this.starting === null || !this.fallback) return this.died(why);
+    this.falling = true;
+    this.say(`effectgate: the shadow worker did not start (${why}); checking on the relay's own thread`);
+    void this.worker?.terminate();
+    const { setup, build } = this.fallback;
+    void import("./shadow-session.js")
+      .then(({ openShadowSession }) => openShadowSession(setup, build, (m) => this.received(m)))
+      .then(
+        (read) => this.readHere(read),
+        (err: unknown) => this.readHere(err instanceof Error ? err.message : String(err)),
+      );
+  }
+
+  /** Reads on this thread what the worker was sent, then everything after it. */
+  private readHere(read: ((m: ToWorker) => void) | string): void {
+    const kept = this.starting ?? [];
+    this.starting = null;
+    if (typeof read === "string") return this.died(read);
+    this.local = read;
+    for (const m of kept) read(m);
   }
 
   private received(m: FromWorker): void {
@@ -192,6 +247,11 @@ export class Shadow {
         return this.say(m[1]);
       case "own":
         return this.own?.write(Buffer.from(m[1].buffer, m[1].byteOffset, m[1].byteLength));
+      case "ready":
+        this.starting = null;
+        return;
+      case "fatal":
+        return this.failed(m[1]);
       default: {
         // Replies come back in the order their requests were sent.
         const resolve = this.waiting.get(m[0])?.shift();

@@ -5,6 +5,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordFromLine } from "../../../src/log/reader.js";
+import { PassThrough } from "node:stream";
+import { buildGate } from "../../../src/relay/gates/build-gates.js";
+import { Flow, Outbound } from "../../../src/relay/session/flow.js";
 import { startShadow } from "../../../src/relay/session/worker-frames.js";
 import { fixture, tempDir, testEnv } from "../helpers.js";
 
@@ -93,20 +96,51 @@ describe("shadow worker", () => {
     expect(observed.out.equals(enforced.out)).toBe(true);
   });
 
-  it("a worker that cannot start: no shadow, and the reason is said (the relay then works on its own thread)", async () => {
-    // Under the test runner the worker's compiled file does not exist next to the TypeScript source.
+  it("a worker that cannot start: said, and what the relay posted meanwhile is read and logged on its own thread", async () => {
+    // Under the test runner the worker's compiled file does not exist next to the TypeScript
+    // source, so the worker fails only after the relay has gone on (decision 0130).
     const said: string[] = [];
-    const shadow = await startShadow(
+    const dir = tempDir();
+    const gate = { serverArgv: ["x"], cwd: process.cwd(), off: true };
+    const shadow = startShadow(
       {
-        gate: { serverArgv: ["x"], cwd: process.cwd(), off: true },
+        gate,
         level: "observe",
-        log: { dir: tempDir(), name: null },
+        log: { dir, name: null },
         header: { effectgate: "0", argv: [], server: ["x"], name: null, cwd: "/", pid: 1, platform: "linux" },
         maxFrameBytes: 1024,
       },
       (line) => said.push(line),
+      () => buildGate(gate),
     );
-    expect(shadow).toBeNull();
+    const sink = new PassThrough();
+    sink.resume();
+    const frames = shadow.frames({
+      toClient: new Outbound(sink, undefined, () => undefined),
+      clientFlow: new Flow(new PassThrough()),
+      serverFlow: new Flow(new PassThrough()),
+      announce: (line) => said.push(line),
+      onError: (err) => said.push(`error: ${String(err)}`),
+    });
+    // Posted at once, before the worker has even failed.
+    shadow.log.event("server-start", { pid: 1, argv: ["x"] });
+    frames.push("server", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}\n'));
+    frames.end("server");
+    await frames.settled("server");
+    frames.push("client", Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}\n'));
+    frames.end("client");
+    expect((await frames.finish()).stats).toMatchObject({ s2cFrames: 1, c2sFrames: 1 });
+    shadow.log.exit({ code: 0, signal: null, exitCode: 0, counts: {} } as never);
+    await shadow.close();
     expect(said.join("\n")).toMatch(/shadow worker did not start \(.+\); checking on the relay's own thread/);
+    expect(said.join("\n")).not.toMatch(/no longer logged/);
+    const recs = records(dir);
+    expect(recs.map((r) => `${String(r.type)}${r.type === "frame" ? ` ${String(r.dir)}` : ""}`)).toEqual([
+      "header",
+      "event",
+      "frame s2c",
+      "frame c2s",
+      "exit",
+    ]);
   });
 });
