@@ -2,7 +2,7 @@
 // Prints a table of ratios; numbers are for this machine and this run only.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -19,6 +19,11 @@ const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const MiB = 1024 * 1024;
 
 const home = mkdtempSync(join(tmpdir(), "effectgate-bench-"));
+// Figures move with the machine's load: every run says it, at the start and at the end.
+const loadAtStart = loadavg()[0] ?? NaN;
+/** Each target of issue 20 with what this run measured: printed together at the end. */
+const targets = [];
+const target = (name, measured, met) => targets.push({ name, measured, met });
 const env = { ...process.env, HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") };
 
 const setups = {
@@ -35,6 +40,11 @@ writeFileSync(
 );
 const everySetup = {
   ...setups,
+  // The large rows at enforce too: the judges then run on the relay's own thread.
+  "effectgate enforce": [
+    "node",
+    [CLI, "--level", "enforce", "--log-dir", join(home, "logs"), "--", "node", ECHO],
+  ],
   "effectgate, no signatures": [
     "node",
     [CLI, "--level", "observe", "--policy", unscanned, "--log-dir", join(home, "logs"), "--", "node", ECHO],
@@ -316,6 +326,25 @@ const rows = [
   ["short call, 4 MiB answer mean, source code (ms)", d.answerOnlyCode, b.answerOnlyCode, e.answerOnlyCode],
 ];
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
+const x = (r) => `${r.toFixed(2)}×`;
+target(
+  "small call: added p50 latency ≤ 1.3× the bare relay's",
+  x(added(e) / added(b)),
+  added(e) / added(b) <= 1.3,
+);
+for (const [key, what] of [
+  ["answerOnly", "letters"],
+  ["answerOnlyCode", "source code"],
+])
+  for (const [level, r] of [
+    ["observe", e],
+    ["enforce", results["effectgate enforce"]],
+  ])
+    target(
+      `short call, 4 MiB answer (${what}) at ${level}: ≤ 1.2× the bare relay`,
+      x(r[key] / b[key]),
+      r[key] / b[key] <= 1.2,
+    );
 console.log(
   `effectgate bench — ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds, ${LARGE_CALLS} × 4 MiB × ${LARGE_ROUNDS} rounds (setups take turns; median round), node ${process.version}\n`,
 );
@@ -332,6 +361,10 @@ console.log(
 const ratios = (keys) => keys.map((k) => `${(e[k] / b[k]).toFixed(2)}×`).join(" / ");
 console.log(
   `| one 4 MiB frame per round trip vs bare relay: call letters / code, answer letters / code | — | — | — | ${ratios(["callOnly", "callOnlyCode", "answerOnly", "answerOnlyCode"])} |`,
+);
+const en = results["effectgate enforce"];
+console.log(
+  `| at enforce: 4 MiB echoed letters / code / unknown tool, answer letters / code, vs bare relay | — | — | ${fmt(en.big)} / ${fmt(en.bigCode)} / ${fmt(en.bigUnknown)} / ${fmt(en.answerOnly)} / ${fmt(en.answerOnlyCode)} | ${["big", "bigCode", "bigUnknown", "answerOnly", "answerOnlyCode"].map((k) => `${(en[k] / b[k]).toFixed(2)}×`).join(" / ")} |`,
 );
 const n = results["effectgate, no signatures"];
 console.log(
@@ -366,11 +399,24 @@ for (const dir of SHAPES)
   console.log(
     `| peak RSS, ${shapeNames[dir]} (MiB) | — | ${fmt(mem["bare relay"][dir] / MiB)} | ${fmt(mem.effectgate[dir] / MiB)} | ${(mem.effectgate[dir] / frame).toFixed(2)}× frame (target < 4×) |`,
   );
+const worstMemory = Math.max(...SHAPES.map((dir) => mem.effectgate[dir] / frame));
+target(
+  "peak RSS, one 64 MiB frame, worst shape, at observe: < 4× the frame",
+  x(worstMemory),
+  worstMemory < 4,
+);
 
 // Start-up: spawn to the answer of initialize at every level, and the short commands (issue 20).
-await (await import(join(here, "bench", "startup.mjs"))).run({ root, env });
+for (const t of await (await import(join(here, "bench", "startup.mjs"))).run({ root, env })) targets.push(t);
 
 const extras = await import(join(here, "bench", "extra-rows.mjs")).catch(() => undefined);
-if (extras) await extras.run({ root, env, home });
+if (extras) for (const t of await extras.run({ root, env, home })) targets.push(t);
+
+console.log(
+  `\n| target (issue 20) | measured | met? |\n|---|---|---|\n${targets.map((t) => `| ${t.name} | ${t.measured} | ${t.met ? "met" : "missed"} |`).join("\n")}`,
+);
+console.log(
+  `\nLoad average (1 min) at the start ${loadAtStart.toFixed(2)}, at the end ${(loadavg()[0] ?? NaN).toFixed(2)}, on ${availableParallelism()} cores: figures from a loaded machine are not quiet-machine figures.`,
+);
 
 rmSync(home, { recursive: true, force: true });

@@ -47,8 +47,21 @@ export async function run({ root, env, home }) {
     `| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`,
   );
 
-  await commandRows(dist, judgeEnv, now);
+  const perDecision = 1e6 / byDefault.perSecond;
+  const command = await commandRows(dist, judgeEnv, now);
   await soak(root, env, home);
+  return [
+    {
+      name: "decision, realistic call mix, default policy: ≤ 20 µs",
+      measured: `${perDecision.toFixed(2)} µs`,
+      met: perDecision <= 20,
+    },
+    {
+      name: "command judge, typical short command, p50: ≤ 100 µs",
+      measured: `${command.toFixed(1)} µs`,
+      met: command <= 100,
+    },
+  ];
 }
 
 /** Judging one command (decision 0079): the bash grammar and catalogue, against the old word-by-word reading. */
@@ -83,6 +96,7 @@ export async function commandRows(dist, judgeEnv, now) {
   console.log(
     `| loading the bash grammar and the catalogue, once, on the first exec call | ${f(loadMs * 1000)} | | | |`,
   );
+  return short.p50Us;
 }
 
 function rssOf(pid) {
