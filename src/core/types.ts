@@ -93,6 +93,8 @@ export interface CommandVia {
   word?: string;
   /** A write that may not change what the file says (a mode change, a word of project code that may name a file). */
   weak?: true;
+  /** For a read: the program sends the file's content out (curl -d @f, scp f host:, nc host < f). */
+  sent?: true;
 }
 
 export interface Decision {

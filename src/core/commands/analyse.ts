@@ -83,7 +83,8 @@ class Analyser {
   ) {}
 
   emit(e: CommandEffect): void {
-    const key = `${e.operation}\u0000${e.kind}\u0000${e.spelled}\u0000${e.via.class ?? ""}\u0000${e.via.container ?? ""}\u0000${e.via.command}`;
+    // A read that sends the file out is kept beside a plain read of it (`nc h p < f`): it says more.
+    const key = `${e.operation}\u0000${e.kind}\u0000${e.spelled}\u0000${e.via.class ?? ""}\u0000${e.via.container ?? ""}\u0000${e.via.command}\u0000${e.via.sent === true ? "sent" : ""}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.effects.push(e);
@@ -562,11 +563,12 @@ class ProgramRun implements Run {
 
   role(role: Role, a: Arg, does?: string): void {
     if (a.below !== undefined) return this.belowRole(role, a.below, does);
-    if (a.alternatives !== undefined && role !== "text" && role !== "host") {
+    if (a.alternatives !== undefined && role !== "text") {
       // Not known before the run, but it is one of these words: each is judged in the role too.
       for (const alt of a.alternatives) this.role(role, alt, does);
     }
-    if (a.value.dynamic !== undefined && role !== "text" && role !== "host" && role !== "command")
+    if (role === "host" || role === "remote") return this.sendTo(role, a, does);
+    if (a.value.dynamic !== undefined && role !== "text" && role !== "command")
       return this.unknown(`${this.program}: ${a.value.dynamic}`);
     const container = CONTAINER_ROLES[role];
     const tree = role === "delete" || (role === "mode" && does?.includes("everything") === true);
@@ -576,9 +578,9 @@ class ProgramRun implements Run {
     if (tree) extra.tree = true;
     if (does === "downloads into") extra.downloaded = true;
     if (role === "mode" || role === "candidate") extra.weak = true;
+    if (role === "send-data") extra.sent = true;
     switch (role) {
       case "text":
-      case "host":
       case "script:text":
         return;
       case "read":
@@ -645,12 +647,20 @@ class ProgramRun implements Run {
       case "url":
       case "send-url": {
         const url = a.value.exact ?? a.value.text;
+        // The answer comes back (a fetch, which may taint); with data, the request is a send too.
         this.an.emit({
           operation: "read",
           kind: "url",
           spelled: url,
           via: this.via(role === "url" ? "fetches" : "sends to"),
         });
+        if (role === "send-url")
+          this.an.emit({
+            operation: "send",
+            kind: "egress",
+            spelled: url,
+            via: this.via(does ?? "sends data to"),
+          });
         this.flow.fetched = true;
         this.flow.fetchedBy ??= this.command;
         return;
@@ -672,6 +682,28 @@ class ProgramRun implements Run {
       case "setting":
         return this.setting(a);
     }
+  }
+
+  /**
+   * Where the program sends (decision 0120): a host, `user@host`, `host:port` or URL is an egress
+   * effect, canonicalised with tool egress (effects/egress.ts). A word known only at run time is a
+   * destination the command does not show; a bare git remote name (`origin`) names none here.
+   */
+  private sendTo(role: "host" | "remote", a: Arg, does: string | undefined): void {
+    const word = a.value.exact;
+    if (
+      role === "remote" &&
+      word !== undefined &&
+      !/^[a-z][\w+.-]*:\/\/|^(?:[^\s@/]+@)?[^\s/:]+:/i.test(word)
+    )
+      return;
+    // Spelled "" when the command does not show it: a destination known only at run time.
+    this.an.emit({
+      operation: "send",
+      kind: "egress",
+      spelled: word ?? "",
+      via: this.via(does ?? "sends data to", word === undefined ? { word: a.value.text } : {}),
+    });
   }
 
   /** A found file (`{}` of find -exec, an xargs item): any path below the roots. */
@@ -700,6 +732,7 @@ class ProgramRun implements Run {
     switch (role) {
       case "text":
       case "host":
+      case "remote":
       case "script:text":
         return;
       case "read":

@@ -5,11 +5,12 @@ import type { WordValue } from "./words.js";
 
 /**
  * An effect of a command before it is placed at an argument: a path read or written, a URL
- * fetched, or what running a program amounts to (a class effect).
+ * fetched, data sent to a destination (`egress`, spelled as the command names the place:
+ * a URL, `host:port`, `user@host`), or what running a program amounts to (a class effect).
  */
 export interface CommandEffect {
   operation: Operation;
-  kind: "path" | "url" | "command";
+  kind: "path" | "url" | "egress" | "command";
   spelled: string;
   via: CommandVia;
 }

@@ -72,6 +72,7 @@ export function curl(run: Run, args: readonly Arg[]): void {
   let outputDir: Arg | undefined;
   const sent: Arg[] = [];
   const outputs: Arg[] = [];
+  let fromStdin = false;
   const valueOf = (t: string, i: number, eq: number): { value: Arg | undefined; next: boolean } =>
     eq >= 0 ? { value: literal(t.slice(eq + 1)), next: false } : { value: args[i + 1], next: true };
   for (let i = 0; i < args.length; i++) {
@@ -149,13 +150,15 @@ export function curl(run: Run, args: readonly Arg[]): void {
     else if (CURL_WRITE.has(name)) run.role("write", value);
     else if (name === "-T" || name === "--upload-file") {
       sends = true;
-      sent.push(value);
+      if (text(value) === "-" || text(value) === ".") fromStdin = true;
+      else sent.push(value);
     } else if (CURL_SEND.has(name)) {
       sends = true;
       // `@file` and `<file` (in -F) send a file's content; `@-` sends standard input.
       const v = text(value);
       const at = /^(?:[^=@<]*=)?[@<](.+)$/.exec(v);
       if (at !== null && at[1] !== "-") sent.push(literal((at[1] as string).replace(/;.*$/, "")));
+      else if (at !== null) fromStdin = true;
     } else if (name === "-X" || name === "--request") {
       if (!/^(?:GET|HEAD|OPTIONS)$/i.test(text(value))) sends = true;
     } else if (name === "-b" || name === "--cookie") {
@@ -175,6 +178,7 @@ export function curl(run: Run, args: readonly Arg[]): void {
       run.role("write", literal(remoteName(u.value.exact)), "downloads into");
   }
   for (const s of sent) run.role("send-data", s);
+  if (fromStdin && run.stdin.kind === "file") run.role("send-data", run.stdin.arg);
   run.cls(sends ? "sends" : "fetch", sends ? "curl sends data out" : "curl fetches from the network");
 }
 
@@ -237,17 +241,34 @@ export function wget(run: Run, args: readonly Arg[]): void {
   run.cls(sends ? "sends" : "fetch", sends ? "wget sends data out" : "wget fetches from the network");
 }
 
-/** `[user@]host:path` (not `C:\x`, not `./a:b`). */
-const REMOTE = /^(?:[\w.-]+@)?[\w.-]+:(?![\\/])/;
+/** `[user@]host:path` (not a drive `C:\x` or `C:/x`, not `./a:b`), or a URL (`rsync://host/module`). */
+const REMOTE = /^(?:(?![a-z]:[\\/])(?:[\w.-]+@)?[\w.-]+:|[a-z][\w+.-]*:\/\/)/i;
 const REMOTE_ONE = new Set(
-  "-P -p -i -F -o -l -c -J -S -D --port --rsh -e --exclude --include --filter -f --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from -T".split(
+  "-p -i -F -o -l -c -J -S -D --port --rsh -e --exclude --include --filter -f --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from -T".split(
     " ",
   ),
 );
 
+/** The host part of a remote operand: `user@host:path` → `user@host`, a URL as it is. */
+const remoteHost = (word: string): string =>
+  /^[a-z][\w+.-]*:\/\//i.test(word) ? word : word.slice(0, word.indexOf(":"));
+
+/** `host` with a port when one is given (`[v6]:port` for an IPv6 address). */
+const withPort = (host: string, port: string | undefined): string => {
+  if (port === undefined || !/^\d+$/.test(port)) return host;
+  const bare = host.includes("@") ? host.slice(host.lastIndexOf("@") + 1) : host;
+  return /:/.test(bare) && !bare.startsWith("[") ? `[${bare}]:${port}` : `${bare}:${port}`;
+};
+
+/** The files a program sends on standard input, when the command redirects a file there (`< f`). */
+function stdinSent(run: Run): void {
+  if (run.stdin.kind === "file") run.role("send-data", run.stdin.arg);
+}
+
 /** scp, rsync: a remote end sends or fetches; local sources are read, a local destination is written. */
 export function remoteCopy(run: Run, args: readonly Arg[]): void {
   const operands: Arg[] = [];
+  let port: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
@@ -279,6 +300,11 @@ export function remoteCopy(run: Run, args: readonly Arg[]): void {
       if (f !== undefined) run.role("write", f);
       continue;
     }
+    // scp -P is the port; rsync -P is --partial --progress, a flag.
+    if ((name === "-P" && run.program === "scp") || name === "--port") {
+      port = eq >= 0 ? t.slice(eq + 1) : exact(args[++i]);
+      continue;
+    }
     if (REMOTE_ONE.has(name) && eq < 0) i++;
   }
   const target = operands.pop();
@@ -286,11 +312,230 @@ export function remoteCopy(run: Run, args: readonly Arg[]): void {
   const isRemote = (a: Arg) => REMOTE.test(text(a));
   const sources = operands;
   if (isRemote(target)) {
-    for (const s of sources)
-      if (!isRemote(s)) run.role("send-data", s.value.exact === undefined ? s : s, "sends");
+    for (const s of sources) if (!isRemote(s)) run.role("send-data", s, "sends");
+    const host = remoteHost(text(target));
+    run.role(
+      "host",
+      target.value.exact === undefined ? target : literal(withPort(host, port)),
+      "sends files to",
+    );
     return run.cls("sends", `${run.program} sends files to another machine`);
   }
   for (const s of sources) if (!isRemote(s)) run.role("source", s, "copies");
   run.role("place", target, "copies into");
   run.cls(sources.some(isRemote) ? "fetch" : "none", `${run.program} copies files`);
+}
+
+/** ssh, sftp, mosh options that take a value (ssh -p and sftp -P are the port). */
+const SSH_ONE = new Set("-b -c -D -E -e -I -i -L -l -m -O -Q -R -S -W -w -B -s -P -p -F -o -J".split(" "));
+
+/**
+ * ssh, sftp, mosh: the destination (`[user@]host`, `ssh://user@host:port`, sftp's `host:path`) and
+ * any jump hosts receive what the command sends: its remote command, and standard input.
+ * Options that make ssh run a local program (ProxyCommand, LocalCommand) make it unknown.
+ */
+export function ssh(run: Run, args: readonly Arg[]): void {
+  const portOption = run.program === "sftp" ? "-P" : "-p";
+  let port: string | undefined;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i] as Arg;
+    const t = exact(a);
+    if (t === undefined) {
+      if (startsOption(a)) return run.unknown(`${run.program}: an option known only at run time`);
+      break;
+    }
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (!t.startsWith("-") || t === "-") break;
+    if (t.startsWith("--")) {
+      if (run.program !== "mosh")
+        return run.unknown(`${run.program} ${t}: an option the catalogue does not know`);
+      if (/^--(?:ssh|client|server)/.test(t)) return run.unknown(`mosh ${t}: runs a program`);
+      continue;
+    }
+    // A cluster of flags, ending maybe in one option whose value is the rest or the next word.
+    let k = 1;
+    while (k < t.length && !SSH_ONE.has(`-${t[k] as string}`)) k++;
+    if (k >= t.length) continue;
+    const opt = `-${t[k] as string}`;
+    const value = k + 1 < t.length ? t.slice(k + 1) : exact(args[++i]);
+    if (value === undefined) return run.unknown(`${run.program} ${opt}: a value known only at run time`);
+    if (opt === "-o" && /^\s*(?:proxycommand|localcommand|permitlocalcommand|knownhostscommand)/i.test(value))
+      return run.unknown(`${run.program} -o ${value}: runs a program`);
+    if (opt === "-o" && /^\s*port\s*[= ]\s*(\d+)/i.test(value)) port = /(\d+)/.exec(value)?.[1];
+    else if (opt === "-F") {
+      // A config file may name a ProxyCommand: what it runs is not in the command.
+      run.role("read", literal(value));
+      return run.unknown(`${run.program} -F: settings read from a file`);
+    } else if (opt === "-J")
+      for (const jump of value.split(",")) run.role("host", literal(jump), "connects through");
+    else if (opt === "-b" && run.program === "sftp") run.role("read", literal(value));
+    else if (opt === "-S" && run.program === "sftp") return run.unknown("sftp -S: runs a program");
+    else if (opt === portOption) port = value;
+  }
+  const destination = args[i];
+  if (destination === undefined) return run.cls("reads", `${run.program} prints about itself`);
+  const word = text(destination);
+  const host =
+    run.program === "sftp" && REMOTE.test(word) && !/^[a-z][\w+.-]*:\/\//i.test(word)
+      ? remoteHost(word)
+      : word;
+  run.role("host", destination.value.exact === undefined ? destination : literal(withPort(host, port)));
+  // The rest is a command the other machine runs; its words go there, and run nothing here.
+  stdinSent(run);
+  run.cls("sends", `${run.program} talks to another machine`);
+}
+
+/** nc, ncat, netcat, telnet options that take a value. */
+const NC_ONE = new Set(
+  "-p -s -w -i -q -x -X -O -T -V -I -g -G -M -m -P -b --proxy --proxy-type --proxy-auth --source-port --source --wait --idle-timeout --proxy-dns --delay --max-conns --allow --allowfile --deny --denyfile".split(
+    " ",
+  ),
+);
+/** Options that run a program with the connection as its input and output. */
+const NC_EXEC = new Set(["-e", "-c", "--exec", "--sh-exec", "--lua-exec"]);
+
+/**
+ * nc, ncat, netcat, telnet: `host port` receives standard input (a redirect names the file sent).
+ * Listening (`-l`) serves whoever connects. A program run on the connection (`-e`, `-c`) is a
+ * shell driven from the network.
+ */
+export function netcat(run: Run, args: readonly Arg[]): void {
+  const operands: Arg[] = [];
+  let listen = false;
+  let unix = false;
+  let runs: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as Arg;
+    const t = exact(a);
+    if (t === undefined) {
+      if (startsOption(a)) return run.unknown(`${run.program}: an option known only at run time`);
+      operands.push(a);
+      continue;
+    }
+    if (!t.startsWith("-") || t === "-") {
+      operands.push(a);
+      continue;
+    }
+    const eq = t.startsWith("--") ? t.indexOf("=") : -1;
+    const name = eq >= 0 ? t.slice(0, eq) : t;
+    if (name.startsWith("--")) {
+      if (NC_EXEC.has(name)) runs = name;
+      else if (name === "--listen") listen = true;
+      else if (name === "--output" || name === "--hex-dump" || name === "--append-output") {
+        const f = eq >= 0 ? literal(t.slice(eq + 1)) : args[++i];
+        if (f !== undefined) run.role("write", f);
+      } else if (NC_ONE.has(name)) {
+        if (eq < 0) i++;
+      } else if (
+        !/^--(?:udp|sctp|verbose|nodns|send-only|recv-only|keep-open|crlf|ssl|no-shutdown|ipv4|ipv6|telnet|broker|chat|version|help)$/.test(
+          name,
+        )
+      )
+        return run.unknown(`${run.program} ${name}: an option the catalogue does not know`);
+      continue;
+    }
+    // A cluster of flags, ending maybe in one option whose value is the rest or the next word.
+    for (let k = 1; k < t.length; k++) {
+      const opt = `-${t[k] as string}`;
+      if (NC_EXEC.has(opt)) {
+        runs = opt;
+        if (k + 1 >= t.length) i++;
+        break;
+      }
+      if (opt === "-l") listen = true;
+      if (opt === "-U") unix = true;
+      if (opt === "-o" && run.program === "ncat") {
+        const f = k + 1 < t.length ? literal(t.slice(k + 1)) : args[++i];
+        if (f !== undefined) run.role("write", f);
+        break;
+      }
+      if (NC_ONE.has(opt)) {
+        if (k + 1 >= t.length) i++;
+        break;
+      }
+    }
+  }
+  if (runs !== undefined)
+    return run.cls("network-code", `${run.program} ${runs} runs a program driven from the network`);
+  stdinSent(run);
+  if (listen) return run.cls("sends", `${run.program} listens and sends to whoever connects`);
+  const [host, port] = operands;
+  if (host === undefined) return run.cls("reads", `${run.program} prints about itself`);
+  if (unix) run.role("read", host, "connects to the socket");
+  else
+    run.role(
+      "host",
+      host.value.exact === undefined || (port !== undefined && port.value.exact === undefined)
+        ? host
+        : literal(withPort(text(host), exact(port))),
+    );
+  run.cls("sends", `${run.program} sends data to another machine`);
+}
+
+/** socat address types that connect to `host:port` (SOCKS and PROXY name the proxy, then the target). */
+const SOCAT_CONNECT =
+  /^(?:tcp[46]?|udp[46]?|tcp-connect|tcp4-connect|tcp6-connect|udp-connect|udp4-connect|udp6-connect|udp-sendto|udp4-sendto|udp6-sendto|udp-datagram|sctp-connect|sctp4-connect|sctp6-connect|dccp-connect|openssl|openssl-connect|ssl|socks4a?|socks5|proxy|proxy-connect)$/;
+/** Address types that make a program or shell the other end. */
+const SOCAT_EXEC = /^(?:exec|system)$/;
+/** Address types that wait for a connection or a datagram. */
+const SOCAT_LISTEN = /-(?:listen|recv|recvfrom)$|^(?:openssl-listen|ssl-l)$/;
+/** Address types of this process's own streams. */
+const SOCAT_STDIO = /^(?:-|stdio|stdin|stdout|stderr|fd|readline)$/;
+
+/** socat: two addresses joined. A network address receives the other end; a program there is driven from the network. */
+export function socat(run: Run, args: readonly Arg[]): void {
+  const addresses: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as Arg;
+    const t = exact(a);
+    if (t === undefined) {
+      if (startsOption(a)) return run.unknown("socat: an option known only at run time");
+      addresses.push(a);
+      continue;
+    }
+    if (t.startsWith("-") && t.length > 1) {
+      if (t === "-lf") {
+        const f = args[++i];
+        if (f !== undefined) run.role("write", f);
+      }
+      continue;
+    }
+    addresses.push(a);
+  }
+  if (addresses.length === 0) return run.cls("reads", "socat prints about itself");
+  let network = false;
+  let runs = false;
+  const hosts: string[] = [];
+  for (const a of addresses) {
+    const t = exact(a);
+    if (t === undefined) return run.unknown("socat: an address known only at run time");
+    const head = t.split(",")[0] as string;
+    const colon = head.indexOf(":");
+    const type = (colon < 0 ? head : head.slice(0, colon)).toLowerCase();
+    const params = colon < 0 ? [] : (head.slice(colon + 1).match(/\[[^\]]*\]|[^:]+/g) ?? []);
+    if (SOCAT_STDIO.test(type)) continue;
+    if (SOCAT_EXEC.test(type)) runs = true;
+    else if (SOCAT_LISTEN.test(type)) network = true;
+    else if (SOCAT_CONNECT.test(type)) {
+      network = true;
+      const [h, p, q] = params;
+      if (h === undefined) return run.unknown(`socat ${type}: an address without a host`);
+      if (/^(?:socks|proxy)/.test(type)) {
+        hosts.push(h);
+        if (p !== undefined) hosts.push(withPort(p, q));
+      } else hosts.push(withPort(h, p));
+    } else return run.unknown(`socat ${type}: an address type the catalogue does not read`);
+  }
+  if (runs && network) return run.cls("network-code", "socat runs a program driven from the network");
+  if (runs) return run.unknown("socat runs a program");
+  for (const h of hosts) run.role("host", literal(h));
+  stdinSent(run);
+  run.cls(
+    network ? "sends" : "none",
+    network ? "socat sends data to another machine" : "socat joins two streams",
+  );
 }

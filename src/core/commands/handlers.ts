@@ -3,7 +3,7 @@ import type { Arg, Run } from "./api.js";
 import { applyEntry, stdinCode } from "./apply.js";
 import { exact, literal, startsOption, text } from "./arg-words.js";
 import { codeSettingKey } from "./git-settings.js";
-import { curl, remoteCopy, wget } from "./handlers-network.js";
+import { curl, netcat, remoteCopy, socat, ssh, wget } from "./handlers-network.js";
 import { awkProblem, sedScript } from "./scripts.js";
 
 /**
@@ -652,6 +652,9 @@ export const HANDLERS: Record<Handler, (run: Run, args: readonly Arg[], entry: P
   curl,
   wget,
   "remote-copy": remoteCopy,
+  ssh,
+  netcat,
+  socat,
   env: (run, args) => env(run, args),
 };
 

@@ -230,9 +230,14 @@ export function egressEffects(
   return out;
 }
 
+/** Where a command sends when its word names no host: a destination known only at run time. */
+const UNSHOWN: Destination = { service: "a destination the command does not show" };
+
 /**
  * The effects of a call with where it sends: each url effect with its host (the standard's
- * reading; the judge reads it other ways too), then the egress effects of egressEffects.
+ * reading; the judge reads it other ways too), each egress effect of a parsed command with the
+ * host its word names (`user@host`, `host:port`, a URL; decision 0120), then the egress effects
+ * of egressEffects.
  */
 export function withEgress(
   tool: string,
@@ -240,7 +245,12 @@ export function withEgress(
   effects: readonly Effect[],
 ): Effect[] {
   const located = effects.map((e) => {
-    if (e.kind !== "url" || e.destination !== undefined) return e;
+    if (e.destination !== undefined) return e;
+    if (e.kind === "egress" && e.via !== undefined) {
+      const d = (e.spelled === "" ? undefined : canonicalHost(e.spelled)) ?? UNSHOWN;
+      return { ...e, canonical: destinationKey(d), destination: d };
+    }
+    if (e.kind !== "url") return e;
     const c = canonicalHost(e.spelled);
     return c === undefined ? e : { ...e, destination: c };
   });

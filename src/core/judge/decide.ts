@@ -12,7 +12,7 @@ import { type Decision, type Effect, type Verdict, VERDICT_RANK } from "../types
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
-import { judgeCarried } from "./judge-egress.js";
+import { judgeCarried, sentSecretFiles } from "./judge-egress.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
 export interface Explanation {
@@ -278,9 +278,9 @@ export function explainCall(
   );
   // What commands amount to beyond their paths: destroying a protected root, running what this
   // session wrote or downloaded.
-  const items: JudgedEffect[] = [
-    ...(modelled.some((i) => i.effect.via !== undefined) ? commandFacts(modelled, cx) : modelled),
-  ];
+  const facts = modelled.some((i) => i.effect.via !== undefined) ? commandFacts(modelled, cx) : modelled;
+  // A secret file a command sends out is told as the send it is, ahead of the read.
+  const items: JudgedEffect[] = [...sentSecretFiles(facts, cx.policy), ...facts];
   items.push(
     ...carriedItems(
       cx,

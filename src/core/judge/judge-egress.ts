@@ -68,6 +68,11 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
   const where = describeDestination(d);
   const judged = { ...effect, canonical: destinationKey(d), destination: d };
   const verb = effect.kind === "url" ? "send a request to" : "send data to";
+  // A program of a parsed command says what it does (decision 0120): `scp f h:: sends files to h`.
+  const would =
+    effect.kind === "egress" && effect.via !== undefined
+      ? `${effect.via.command}: ${effect.via.does}`
+      : `${cx.tool} would ${verb}`;
   const hosts = cx.policy.egress;
   if (d.host !== undefined) {
     const note = CLASS_NOTE[hostClass(d.host)] ?? "";
@@ -77,7 +82,7 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
         effect: judged,
         verdict: "deny",
         rule: `egress.deny_hosts ${denied}`,
-        reason: `${cx.tool} would ${verb} ${where}${note}, which matches egress.deny_hosts ${denied}`,
+        reason: `${would} ${where}${note}, which matches egress.deny_hosts ${denied}`,
       };
     const allowed = hosts.matchHost("allow_hosts", d.host, d.port);
     if (allowed !== undefined)
@@ -85,7 +90,7 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
         effect: judged,
         verdict: "allow",
         rule: `egress.allow_hosts ${allowed}`,
-        reason: `${cx.tool} would ${verb} ${where}, which matches egress.allow_hosts ${allowed}`,
+        reason: `${would} ${where}, which matches egress.allow_hosts ${allowed}`,
       };
     const confirmed = hosts.matchHost("confirm_hosts", d.host, d.port);
     if (confirmed !== undefined)
@@ -93,7 +98,7 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
         effect: judged,
         verdict: "confirm",
         rule: `egress.confirm_hosts ${confirmed}`,
-        reason: `${cx.tool} would ${verb} ${where}${note}, which matches egress.confirm_hosts ${confirmed}`,
+        reason: `${would} ${where}${note}, which matches egress.confirm_hosts ${confirmed}`,
       };
   }
   const fresh = cx.seen === undefined || !cx.seen(destinationKey(d));
@@ -102,12 +107,10 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
       effect: judged,
       verdict: hosts.taintedNewHost,
       rule: "egress.tainted_new_host",
-      reason: `${cx.tool} would ${verb} ${where}, which this session has not sent to before, and this session has taken in untrusted content`,
+      reason: `${would} ${where}, which this session has not sent to before, and this session has taken in untrusted content`,
     };
   const reason =
-    effect.kind === "url"
-      ? fetchReason(effect, cx.tool)
-      : `${cx.tool} would ${verb} ${where}, which no rule names`;
+    effect.kind === "url" ? fetchReason(effect, cx.tool) : `${would} ${where}, which no rule names`;
   return { effect: judged, verdict: "allow", reason };
 }
 
@@ -145,4 +148,31 @@ export function judgeCarried(carrier: Effect, found: Carried, cx: EgressContext)
     rule: `egress.secrets ${found.id}`,
     reason: `${cx.tool} would send ${found.kind} (at ${found.at}${how}) to ${where}${verdict === "allow" ? "; egress.secrets is allow" : ""}`,
   };
+}
+
+/**
+ * A command that sends a file paths.deny_read protects (`curl -d @~/.aws/credentials`, `scp
+ * ~/.ssh/id_rsa h:`) carries a secret out (decision 0120): an egress.secrets item, told with the
+ * destination the same command sends to, ahead of the read's own item so that it names both.
+ */
+export function sentSecretFiles(items: readonly JudgedEffect[], policy: CompiledPolicy): JudgedEffect[] {
+  const out: JudgedEffect[] = [];
+  for (const item of items) {
+    const via = item.effect.via;
+    if (via?.sent !== true || item.effect.kind !== "path" || !item.rule?.startsWith("paths.deny_read "))
+      continue;
+    const carrier = items.find(
+      (i) => i.effect.kind === "egress" && i.effect.via?.command === via.command,
+    )?.effect;
+    const d = carrier?.destination;
+    const where = d === undefined ? "another machine" : describeDestination(d);
+    const verdict = policy.egress.secrets;
+    out.push({
+      effect: carrier ?? item.effect,
+      verdict,
+      rule: "egress.secrets secret-file",
+      reason: `${via.command}: sends the content of ${item.lexical ?? item.effect.spelled}, a secret file (${item.rule}), to ${where}${verdict === "allow" ? "; egress.secrets is allow" : ""}`,
+    });
+  }
+  return out;
 }

@@ -27,7 +27,8 @@ const ROLES = [
   "url", // a URL it fetches
   "send-url", // a URL it sends data to
   "send-data", // a file whose content it sends out
-  "host", // a host it connects to and talks with
+  "host", // a host it connects to and sends data to (`[user@]host`, `host:port`): an egress effect
+  "remote", // a repository it sends to: a URL or `host:path` is a destination, a bare name (origin) a configured remote
   "command", // the rest of the words are a command it runs (wrappers)
   "cwd", // the folder it works in (git -C, make -C, env -C)
   "candidate", // a word of the project's own code, judged as a path read and written, as before
@@ -58,7 +59,7 @@ const CLASSES = [
 export type ProgramClass = (typeof CLASSES)[number];
 
 /** Programs whose grammar is not options and operands; src/core/commands/handlers.ts reads them. */
-export const HANDLERS = ["shell", "sed", "awk", "find", "xargs", "git-config", "dd", "tar", "curl", "wget", "remote-copy", "env"] as const;
+export const HANDLERS = ["shell", "sed", "awk", "find", "xargs", "git-config", "dd", "tar", "curl", "wget", "remote-copy", "ssh", "netcat", "socat", "env"] as const;
 export type Handler = (typeof HANDLERS)[number];
 
 export interface ProgramEntry {
