@@ -1,5 +1,5 @@
 import type { Arg, Run } from "./api.js";
-import { exact, literal, startsOption, text } from "./arg-words.js";
+import { exact, literal, optionOrOperand, startsOption, text } from "./arg-words.js";
 
 // Programs that talk to other machines (curl, wget, scp, rsync): their grammar, read here.
 
@@ -76,17 +76,9 @@ export function curl(run: Run, args: readonly Arg[]): void {
   const valueOf = (t: string, i: number, eq: number): { value: Arg | undefined; next: boolean } =>
     eq >= 0 ? { value: literal(t.slice(eq + 1)), next: false } : { value: args[i + 1], next: true };
   for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Arg;
-    const t = exact(a);
-    if (t === undefined) {
-      if (startsOption(a)) return run.unknown("curl: an option known only at run time");
-      urls.push(a);
-      continue;
-    }
-    if (!t.startsWith("-") || t === "-") {
-      urls.push(a);
-      continue;
-    }
+    const t = optionOrOperand(run, args[i] as Arg, urls);
+    if (t === false) return;
+    if (t === undefined) continue;
     let name = t;
     let eq = -1;
     if (t.startsWith("--")) {
@@ -270,17 +262,9 @@ export function remoteCopy(run: Run, args: readonly Arg[]): void {
   const operands: Arg[] = [];
   let port: string | undefined;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Arg;
-    const t = exact(a);
-    if (t === undefined) {
-      if (startsOption(a)) return run.unknown(`${run.program}: an option known only at run time`);
-      operands.push(a);
-      continue;
-    }
-    if (!t.startsWith("-") || t === "-") {
-      operands.push(a);
-      continue;
-    }
+    const t = optionOrOperand(run, args[i] as Arg, operands);
+    if (t === false) return;
+    if (t === undefined) continue;
     const eq = t.indexOf("=");
     const name = eq >= 0 ? t.slice(0, eq) : t;
     if (name === "-e" || name === "--rsh" || name === "--rsync-path")
@@ -409,17 +393,9 @@ export function netcat(run: Run, args: readonly Arg[]): void {
   let unix = false;
   let runs: string | undefined;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Arg;
-    const t = exact(a);
-    if (t === undefined) {
-      if (startsOption(a)) return run.unknown(`${run.program}: an option known only at run time`);
-      operands.push(a);
-      continue;
-    }
-    if (!t.startsWith("-") || t === "-") {
-      operands.push(a);
-      continue;
-    }
+    const t = optionOrOperand(run, args[i] as Arg, operands);
+    if (t === false) return;
+    if (t === undefined) continue;
     const eq = t.startsWith("--") ? t.indexOf("=") : -1;
     const name = eq >= 0 ? t.slice(0, eq) : t;
     if (name.startsWith("--")) {
@@ -490,21 +466,12 @@ const SOCAT_STDIO = /^(?:-|stdio|stdin|stdout|stderr|fd|readline)$/;
 export function socat(run: Run, args: readonly Arg[]): void {
   const addresses: Arg[] = [];
   for (let i = 0; i < args.length; i++) {
-    const a = args[i] as Arg;
-    const t = exact(a);
-    if (t === undefined) {
-      if (startsOption(a)) return run.unknown("socat: an option known only at run time");
-      addresses.push(a);
-      continue;
+    const t = optionOrOperand(run, args[i] as Arg, addresses);
+    if (t === false) return;
+    if (t === "-lf") {
+      const f = args[++i];
+      if (f !== undefined) run.role("write", f);
     }
-    if (t.startsWith("-") && t.length > 1) {
-      if (t === "-lf") {
-        const f = args[++i];
-        if (f !== undefined) run.role("write", f);
-      }
-      continue;
-    }
-    addresses.push(a);
   }
   if (addresses.length === 0) return run.cls("reads", "socat prints about itself");
   let network = false;

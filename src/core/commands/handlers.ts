@@ -1,7 +1,7 @@
 import type { Handler, ProgramEntry } from "../policy/catalogue.js";
 import type { Arg, Run } from "./api.js";
 import { applyEntry, stdinCode } from "./apply.js";
-import { exact, literal, startsOption, text } from "./arg-words.js";
+import { exact, literal, OptionsEnd, startsOption, text } from "./arg-words.js";
 import { codeSettingKey } from "./git-settings.js";
 import { curl, netcat, remoteCopy, socat, ssh, wget } from "./handlers-network.js";
 import { awkProblem, sedScript } from "./scripts.js";
@@ -61,15 +61,12 @@ function sed(run: Run, args: readonly Arg[]): void {
   const files: Arg[] = [];
   let inPlace = false;
   let sandbox = false;
-  let ended = false;
+  const end = new OptionsEnd();
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
-    if (!ended && t === "--") {
-      ended = true;
-      continue;
-    }
-    if (!ended && t !== undefined && t.startsWith("--")) {
+    if (end.at(t)) continue;
+    if (!end.ended && t !== undefined && t.startsWith("--")) {
       const [name, value] = t.includes("=")
         ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)]
         : [t, undefined];
@@ -99,7 +96,7 @@ function sed(run: Run, args: readonly Arg[]): void {
         return run.unknown(`sed ${name}: an option the catalogue does not know`);
       continue;
     }
-    if (!ended && t !== undefined && t.startsWith("-") && t.length > 1) {
+    if (!end.ended && t !== undefined && t.startsWith("-") && t.length > 1) {
       for (let k = 1; k < t.length; k++) {
         const c = t[k] as string;
         if (c === "e" || c === "f" || c === "l") {
@@ -119,7 +116,7 @@ function sed(run: Run, args: readonly Arg[]): void {
       }
       continue;
     }
-    if (!ended && t === undefined && startsOption(a))
+    if (!end.ended && t === undefined && startsOption(a))
       return run.unknown("sed: an option known only at run time");
     files.push(a);
   }
@@ -150,15 +147,12 @@ function awk(run: Run, args: readonly Arg[]): void {
   let program: Arg | undefined;
   let fromFile = false;
   const files: Arg[] = [];
-  let ended = false;
+  const end = new OptionsEnd();
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
-    if (!ended && t === "--") {
-      ended = true;
-      continue;
-    }
-    const optionsOpen = !ended && program === undefined && !fromFile;
+    if (end.at(t)) continue;
+    const optionsOpen = !end.ended && program === undefined && !fromFile;
     if (optionsOpen && t === undefined && startsOption(a))
       return run.unknown("awk: an option known only at run time");
     if (optionsOpen && t !== undefined && t.startsWith("-") && t.length > 1) {
