@@ -1,6 +1,7 @@
 import type { Effect } from "../types.js";
 import { commandReadings, commandTokens } from "./command-tokens.js";
-import { COMMAND_ARGS, inWorkdir, isRelativeWord, workdirsOf } from "./extract.js";
+import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
+import { COMMAND_ARGS, workdirsOf } from "./exec-arguments.js";
 import { invocations, lexCommands, type LexMode, scriptOf } from "./shell-words.js";
 import { knownTool, nameWords } from "./tool-table.js";
 import { wordReadings } from "../shell/word-readings.js";

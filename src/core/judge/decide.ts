@@ -1,6 +1,7 @@
 import { type ContainerKind, containerTest } from "../effects/containers.js";
 import { withEgress } from "../effects/egress.js";
-import { extractEffects, isUrl } from "../effects/extract.js";
+import { extractEffects } from "../effects/extract.js";
+import { isUrl } from "../effects/string-shapes.js";
 import { knownTool } from "../effects/tool-table.js";
 import { carriedSecrets } from "../secrets/carried.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";

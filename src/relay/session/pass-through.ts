@@ -4,7 +4,7 @@
  * effectgate's own lines waiting for the server's half-sent frame to end.
  */
 import type { BigLineOptions } from "../../core/framing/big-line.js";
-import { BUDGET } from "../../core/effects/extract.js";
+import { BUDGET } from "../../core/effects/budget.js";
 import { SCANNED_CHARS } from "../../core/taint/observe.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../../log/frame-text.js";
 import type { ByteSink, Holdable } from "./flow.js";

@@ -1,7 +1,10 @@
 // Argument roles of the tool table, embedded JSON, command arguments and the nesting budget:
 // each case is a call a policy would judge differently if the rule behind it were lost.
 import { describe, expect, it } from "vitest";
-import { BUDGET, commandText, extractEffects, inWorkdir } from "../../../src/core/effects/extract.js";
+import { BUDGET } from "../../../src/core/effects/budget.js";
+import { commandText } from "../../../src/core/effects/exec-arguments.js";
+import { extractEffects } from "../../../src/core/effects/extract.js";
+import { inWorkdir } from "../../../src/core/shell/workdir.js";
 import { knownTool, nameWords, verbOperation } from "../../../src/core/effects/tool-table.js";
 
 const fx = (tool: string, args: Record<string, unknown>, exec = false) => {

@@ -3,7 +3,10 @@
 // remove their operands, and what each known server's tools do with their arguments.
 import { describe, expect, it } from "vitest";
 import { containerTest, moverOperands } from "../../../src/core/effects/containers.js";
-import { extractEffects, isRelativeWord, isUrl, workdirsOf } from "../../../src/core/effects/extract.js";
+import { workdirsOf } from "../../../src/core/effects/exec-arguments.js";
+import { extractEffects } from "../../../src/core/effects/extract.js";
+import { isUrl } from "../../../src/core/effects/string-shapes.js";
+import { isRelativeWord } from "../../../src/core/shell/workdir.js";
 import { verbOperation } from "../../../src/core/effects/tool-table.js";
 import type { Effect } from "../../../src/core/types.js";
 

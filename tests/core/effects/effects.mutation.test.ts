@@ -2,14 +2,11 @@
 // found, and the wording of budget and ambiguity refusals.
 import { describe, expect, it } from "vitest";
 import { commandTokens } from "../../../src/core/effects/command-tokens.js";
-import {
-  BUDGET,
-  extractEffects,
-  inWorkdir,
-  isRelativeWord,
-  isUrl,
-  workdirsOf,
-} from "../../../src/core/effects/extract.js";
+import { BUDGET } from "../../../src/core/effects/budget.js";
+import { workdirsOf } from "../../../src/core/effects/exec-arguments.js";
+import { extractEffects } from "../../../src/core/effects/extract.js";
+import { isUrl } from "../../../src/core/effects/string-shapes.js";
+import { inWorkdir, isRelativeWord } from "../../../src/core/shell/workdir.js";
 
 const fx = (tool: string, args: Record<string, unknown>, exec = false) => {
   const r = extractEffects(tool, args, exec);

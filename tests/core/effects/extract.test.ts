@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BUDGET, extractEffects } from "../../../src/core/effects/extract.js";
+import { BUDGET } from "../../../src/core/effects/budget.js";
+import { extractEffects } from "../../../src/core/effects/extract.js";
 import { commandTokens } from "../../../src/core/effects/command-tokens.js";
 import { verbOperation } from "../../../src/core/effects/tool-table.js";
 

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUDGET } from "../../../src/core/effects/extract.js";
+import { BUDGET } from "../../../src/core/effects/budget.js";
 import { SCANNED_CHARS } from "../../../src/core/taint/observe.js";
 import { BIG_LINES } from "../../../src/relay/session/pass-through.js";
 import { wholeLogRecords } from "../../faults/fault-checks.js";
