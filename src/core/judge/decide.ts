@@ -23,6 +23,11 @@ export interface Explanation {
   items: JudgedEffect[];
   /** The state a persistent shell is left in if the call goes ahead (interact_with_process). */
   shell?: { id: string; state: ShellState };
+  /**
+   * The effects the call names, as extracted for this judgement (judged methods only). Kept so
+   * that what the session learns from the answer does not extract them a second time.
+   */
+  found?: RequestEffects;
 }
 
 export interface DecideContext {
@@ -253,7 +258,7 @@ export function explainCall(
     };
   }
   const found = requestEffects(cx.policy, method, params, cx.commands?.setup);
-  if ("error" in found) return unjudgeable(found.subject, found.error, cx.tainted);
+  if ("error" in found) return { ...unjudgeable(found.subject, found.error, cx.tainted), found };
   const { subject, effects, execGlob, isContainer } = found;
   const ecx = {
     tool: subject,
@@ -304,6 +309,7 @@ export function explainCall(
       decision: { verdict: "allow", reason, effects: judgedEffects, tainted: cx.tainted },
       items,
       ...shell,
+      found,
     };
   }
   // The deciding effect comes first, so a log that keeps only the head of a long list keeps it.
@@ -317,5 +323,5 @@ export function explainCall(
     tainted: cx.tainted,
   };
   if (top.unjudgeable !== undefined) decision.unjudgeable = top.unjudgeable;
-  return { subject, decision, items, ...shell };
+  return { subject, decision, items, ...shell, found };
 }

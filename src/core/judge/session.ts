@@ -7,7 +7,13 @@ import { catalogueFor, type CommandSetup, scriptReader } from "../commands/setup
 import { taintFromResponse } from "../taint/observe.js";
 import { createSecretFiles, isEnvFile } from "../secrets/fingerprints.js";
 import { destinationKey, destinationsOf } from "../effects/egress.js";
-import { type CommandContextForCall, type Explanation, explainCall, requestEffects } from "./decide.js";
+import {
+  type CommandContextForCall,
+  type Explanation,
+  explainCall,
+  requestEffects,
+  type RequestEffects,
+} from "./decide.js";
 import type { Canonicalise } from "./judge-effect.js";
 import { rememberWrites } from "./models.js";
 import { Planted } from "./planted.js";
@@ -81,13 +87,23 @@ export function createSessionJudge(
     if (params !== null && typeof params === "object" && problem === undefined) explained.set(params, e);
     return e;
   };
+  /** The judgement of a request this session explained, if it did (the same params object). */
+  const judgementOf = (params: unknown): Explanation | undefined =>
+    params !== null && typeof params === "object" ? explained.get(params) : undefined;
+  /**
+   * A request's effects after its answer: those its judgement extracted, so that each call is
+   * extracted once. A request this session did not judge (a replayed log) is extracted here.
+   */
+  const effectsOf = (method: string, params: unknown): RequestEffects =>
+    judgementOf(params)?.found ?? requestEffects(policy, method, params, setup());
   /** After an answer: remember where the call went, and what secret file it read. */
   const rememberAnswer = (
     request: { method: string; params: unknown },
     response: Record<string, unknown>,
+    effectsOf: (method: string, params: unknown) => RequestEffects,
   ) => {
     if (!["tools/call", "resources/read", "prompts/get"].includes(request.method)) return;
-    const found = requestEffects(policy, request.method, request.params, setup());
+    const found = effectsOf(request.method, request.params);
     if ("error" in found) return;
     for (const e of found.effects)
       if (e.kind === "url" || e.kind === "egress")
@@ -99,10 +115,7 @@ export function createSessionJudge(
       !found.effects.some((e) => e.kind === "path" && e.operation === "read")
     )
       return;
-    const p = request.params;
-    const judged =
-      (p !== null && typeof p === "object" ? explained.get(p) : undefined) ??
-      explainCall(cx(), request.method, request.params);
+    const judged = judgementOf(request.params) ?? explainCall(cx(), request.method, request.params);
     const secret = judged.items.find(
       (i) =>
         i.effect.kind === "path" &&
@@ -130,11 +143,12 @@ export function createSessionJudge(
       return x.decision;
     },
     observe(request, response, scan): TaintEvent[] {
-      rememberAnswer(request, response);
+      // Extracted at most once for this answer, even for a request this session did not judge.
+      let found: RequestEffects | undefined;
+      const effectsOnce = (method: string, params: unknown) => (found ??= effectsOf(method, params));
+      rememberAnswer(request, response, effectsOnce);
       startedShell(request, response);
-      const s = setup();
-      const effectsOf = (method: string, params: unknown) => requestEffects(policy, method, params, s);
-      const events = taintFromResponse(policy, env.server, request, response, scan, effectsOf);
+      const events = taintFromResponse(policy, env.server, request, response, scan, effectsOnce);
       if (events.length > 0) tainted = true;
       return events;
     },
