@@ -1,5 +1,5 @@
 import type { Gate, GateAnswer, HeldRequest, JudgeContext, ObservedResponse } from "../../core/gate/gate.js";
-import { denial, gateAnswer } from "../../core/gate/pipeline.js";
+import { pinCallAnswer } from "./pin-call-refusal.js";
 import { foldedValues } from "../../core/json/key-fold.js";
 import { escapeForTerminal } from "../../core/pins/escape.js";
 import { LookAlikes, lookAlikeSentence, withCodePoints } from "../../core/pins/lookalike.js";
@@ -31,23 +31,15 @@ export function createNameGate(opts: {
       if (typeof tool !== "string") return { action: "forward" };
       const check = names.checkCall(tool);
       if (check.ok) return { action: "forward" };
-      // A look-alike is refused as a pin is: the levels and the words are the pipeline's.
-      const answer = gateAnswer(
-        {
-          tool,
-          method: req.method,
-          params: req.params,
-          decision: denial("pins look-alike", check.reason, false),
-          level: opts.level,
-          policySource: opts.lockPath ?? "none (no --lock given)",
-          next: `pin the tool you mean by its exact name with: ${opts.approve}`,
-          denyKind: "pin",
-        },
-        false,
-      );
-      const refused = answer.action === "refuse";
-      ctx.record("pin", { kind: "call", tool, id: req.id, reason: check.reason, level: opts.level, refused });
-      return answer;
+      // A look-alike is refused as a pin is.
+      return pinCallAnswer(req, ctx, {
+        tool,
+        rule: "pins look-alike",
+        reason: check.reason,
+        level: opts.level,
+        policySource: opts.lockPath ?? "none (no --lock given)",
+        next: `pin the tool you mean by its exact name with: ${opts.approve}`,
+      });
     },
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
       if (seen.request.method !== "tools/list" || seen.cut === true) return;

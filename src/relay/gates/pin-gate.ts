@@ -9,7 +9,7 @@ import { identityFor } from "../../core/pins/identity.js";
 import { approvedTools } from "../../core/pins/lock.js";
 import { PinState } from "../../core/pins/state.js";
 import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
-import { denial, gateAnswer } from "../../core/gate/pipeline.js";
+import { pinCallAnswer } from "./pin-call-refusal.js";
 
 /**
  * Pins at run time. Every `tools/list` page the server sends is compared with the lock before
@@ -153,24 +153,14 @@ export function createPinGate(opts: PinGateOptions): Gate {
             : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
       if (check.ok) return { action: "forward" };
       const tool = typeof name === "string" ? name : "(no name)";
-      // A failed pin is a deny: the levels and the words are the policy gate's (pipeline.ts).
-      const decision = denial(rule, check.reason, false);
-      const answer = gateAnswer(
-        {
-          tool,
-          method: req.method,
-          params: req.params,
-          decision,
-          level: opts.level,
-          policySource: opts.lockPath,
-          next,
-          denyKind: "pin",
-        },
-        false,
-      );
-      const refused = answer.action === "refuse";
-      ctx.record("pin", { kind: "call", tool, id: req.id, reason: check.reason, level: opts.level, refused });
-      return answer;
+      return pinCallAnswer(req, ctx, {
+        tool,
+        rule,
+        reason: check.reason,
+        level: opts.level,
+        policySource: opts.lockPath,
+        next,
+      });
     },
 
     observe(seen: ObservedResponse, ctx: JudgeContext): void {
