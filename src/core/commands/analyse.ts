@@ -336,7 +336,10 @@ class Analyser {
     if (entryName.endsWith(".exe")) entryName = entryName.slice(0, -4);
     const entry = this.cx.catalogue.get(entryName);
     if (entry === undefined) {
-      run.unknown(`${entryName}: a program the catalogue does not know`);
+      // Every reason shows the command first (`frobnicate x: …`): the program is named again only
+      // when another runs it (`sudo frobnicate`, `env A=1 frobnicate`), to say which one is unknown.
+      const own = command === name || command.startsWith(`${name} `);
+      run.unknown(`${own ? "" : `${entryName}: `}a program the catalogue does not know`);
       return run.flow;
     }
     applyEntry(run, entry, rest, entryName);
