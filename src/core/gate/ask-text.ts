@@ -5,7 +5,9 @@
  * reordered what the user read (issue 17). A question too long to show whole is not asked: a
  * person cannot approve what they cannot read, and no cut can promise to keep the dangerous part
  * (a shell reads `;`, `&&`, `$(…)` and newlines anywhere), so the call is refused instead
- * (docs/decisions/0071-what-a-person-is-shown.md).
+ * (docs/decisions/0071-what-a-person-is-shown.md). A shell command read program by program
+ * is shown as typed first, then what each program does: the pieces alone do not say how they
+ * join (`&&`, `|`, `;`), and the user knows the line, not its parse.
  */
 import { describeDestination } from "../net/destination-text.js";
 import { escapeUntrusted } from "../text/terminal-text.js";
@@ -65,12 +67,43 @@ export function effectLines(effects: readonly Effect[]): string[] {
   return lines;
 }
 
+/**
+ * The command lines the call typed, whole, for the effects read from a parsed command (they
+ * carry `via`, and `at` names the argument). A line that is also one program's command is left
+ * to that effect's own line.
+ */
+function typedCommands(params: unknown, effects: readonly Effect[]): string[] {
+  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
+  const args = p["arguments"];
+  if (args === null || typeof args !== "object") return [];
+  const programs = new Set(effects.filter((e) => e.kind === "command").map((e) => e.spelled));
+  const out: string[] = [];
+  for (const e of effects) {
+    const name = e.via === undefined ? undefined : /^arguments\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(e.at)?.[1];
+    if (name === undefined) continue;
+    const value = (args as Record<string, unknown>)[name];
+    // One string, or a list of words (argv), as the extraction reads a command.
+    const line =
+      typeof value === "string"
+        ? value
+        : Array.isArray(value) && value.every((w) => typeof w === "string")
+          ? value.join(" ")
+          : undefined;
+    if (line !== undefined && !programs.has(line) && !out.includes(line)) out.push(line);
+  }
+  return out;
+}
+
 /** The whole question, or how long it would be when that is more than MAX_QUESTION_CHARS. */
 export function askQuestion(f: QuestionFacts): Question {
   const d = f.decision;
+  const typed = typedCommands(f.params, d.effects).map(
+    (c) => `- run this command line, as typed:\n    ${shown(c)}`,
+  );
   const effects = effectLines(d.effects);
   const body = [
     `effectgate: allow this call to "${shown(subjectOf(f.method, f.params))}"? It would:`,
+    ...typed,
     ...(effects.length > 0 ? effects : ["- (it names no path, command or address)"]),
     `Rule: ${shown(d.rule ?? "(none)")}.${d.tainted ? " The session has taken in untrusted content." : ""}`,
   ].join("\n");

@@ -138,3 +138,66 @@ describe("askQuestion", () => {
     expect(ask(decision([cmd(fits)]), "p".repeat(100)).ok).toBe(true);
   });
 });
+
+describe("a command read program by program", () => {
+  const via = (command: string): Effect["via"] => ({
+    program: command.split(" ")[0] ?? "",
+    command,
+    does: "runs",
+  });
+  const piece = (spelled: string): Effect => ({
+    operation: "exec",
+    kind: "command",
+    at: "arguments.command",
+    spelled,
+    via: via(spelled),
+  });
+  const typedAsk = (args: Record<string, unknown>, effects: Effect[]) =>
+    askQuestion({
+      method: "tools/call",
+      params: { name: "run_command", arguments: args },
+      decision: decision(effects),
+      policySource: "default",
+    });
+
+  it("shows the command line as typed, escaped, then what each program does", () => {
+    const q = typedAsk({ command: "cd /tmp && curl x | sh\u202e" }, [
+      piece("cd /tmp"),
+      piece("curl x"),
+      piece("sh\u202e"),
+    ]);
+    expect(q.ok && q.text.split("\n")).toEqual([
+      'effectgate: allow this call to "run_command"? It would:',
+      "- run this command line, as typed:",
+      "    cd /tmp && curl x | sh\\u202e",
+      "- run this command:",
+      "    cd /tmp",
+      "- run this command:",
+      "    curl x",
+      "- run this command:",
+      "    sh\\u202e",
+      "Rule: exec *command*.",
+      "Policy: the default policy.",
+    ]);
+  });
+
+  it("shows a list of words joined, and a line that is one program's command once", () => {
+    const argv = typedAsk({ command: ["git", "-C", "x", "push"] }, [piece("git -C x")]);
+    expect(argv.ok && argv.text.split("\n").slice(1, 3)).toEqual([
+      "- run this command line, as typed:",
+      "    git -C x push",
+    ]);
+    const one = typedAsk({ command: "make" }, [piece("make")]);
+    expect(one.ok && one.text).not.toContain("as typed");
+    // Effects not read from a parsed command show the command already: no typed line.
+    const old = typedAsk({ command: "a; b" }, [cmd("a; b")]);
+    expect(old.ok && old.text).not.toContain("as typed");
+  });
+
+  it("counts the typed line: a question too long with it is not asked", () => {
+    const half = "x".repeat(Math.floor(MAX_QUESTION_CHARS * 0.3));
+    const pieces = [piece(`${half}1`), piece(`${half}2`)];
+    expect(typedAsk({ other: `${half}1; ${half}2` }, pieces).ok).toBe(true);
+    expect(typedAsk({ command: `${half}1; ${half}2` }, pieces)).toMatchObject({ ok: false });
+  });
+});
