@@ -1,6 +1,7 @@
 // The probe's one connection to a server: requests with ids and timeouts, its answers read a
 // line at a time, the server's own requests answered, and a stop that leaves nothing running.
 import { constants as osConstants } from "node:os";
+import { LineSplitter, MAX_FRAME_BYTES } from "../../core/framing/line-splitter.js";
 import { parseStrictJson } from "../../core/json/strict-json.js";
 import type { ServerEndpoint } from "../session/endpoint.js";
 import { answerServerRequest } from "./probe-answers.js";
@@ -36,7 +37,8 @@ export const isObj = (v: unknown): v is Msg => typeof v === "object" && v !== nu
 
 export class Connection {
   private nextId = 1;
-  private buffered: Buffer = Buffer.alloc(0);
+  /** The relay's own line reader: the same frames, CRLF and limit as a session reads. */
+  private readonly lines = new LineSplitter();
   private readonly pending = new Map<
     number,
     { method: string; resolve: (m: Msg) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
@@ -67,12 +69,17 @@ export class Connection {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffered = Buffer.concat([this.buffered, chunk]);
-    for (let nl = this.buffered.indexOf(10); nl >= 0; nl = this.buffered.indexOf(10)) {
-      const line = this.buffered.subarray(0, nl).toString("utf8").replace(/\r$/, "");
-      this.buffered = this.buffered.subarray(nl + 1);
-      this.onLine(line);
-    }
+    if (this.lines.overflow) return;
+    const whole = this.lines.push(chunk, (frame) => this.onLine(frame.bytes.toString("utf8")));
+    if (whole) return;
+    // A line past the splitter's limit cannot be read: whatever waits for an answer fails.
+    for (const [id, p] of this.pending) this.settle(id, this.tooLong(p.method));
+  }
+
+  private tooLong(method: string): ProbeError {
+    return new ProbeError(
+      `the server wrote a line of more than ${MAX_FRAME_BYTES} bytes on stdout before answering ${method}`,
+    );
   }
 
   private onLine(line: string): void {
@@ -115,6 +122,7 @@ export class Connection {
   /** The whole response message (result or error). */
   request(method: string, params: Msg): Promise<Msg> {
     if (this.interrupted) return Promise.reject(this.interrupted);
+    if (this.lines.overflow) return Promise.reject(this.tooLong(method));
     if (this.exited !== undefined)
       return Promise.reject(new ProbeError(`the server exited (${this.exited}) before answering ${method}`));
     const id = this.nextId++;
