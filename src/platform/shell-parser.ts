@@ -90,15 +90,19 @@ function plainTree(cursor: Cursor, text: string): SyntaxNode {
     );
   const root = make();
   const stack: PlainNode[] = [root];
+  /** The cursor moved onto a child or a sibling: it becomes the newest node of its parent. */
+  const enter = (): void => {
+    const field = cursor.currentFieldName;
+    const node = make();
+    const parent = stack[stack.length - 1] as PlainNode;
+    parent.kids.push(node);
+    parent.fields.push(field);
+    stack.push(node);
+  };
   try {
     for (;;) {
       if (cursor.gotoFirstChild()) {
-        const field = cursor.currentFieldName;
-        const node = make();
-        const parent = stack[stack.length - 1] as PlainNode;
-        parent.kids.push(node);
-        parent.fields.push(field);
-        stack.push(node);
+        enter();
         continue;
       }
       for (;;) {
@@ -110,12 +114,7 @@ function plainTree(cursor: Cursor, text: string): SyntaxNode {
         }
         if (stack.length === 0) return root;
         if (cursor.gotoNextSibling()) {
-          const field = cursor.currentFieldName;
-          const node = make();
-          const parent = stack[stack.length - 1] as PlainNode;
-          parent.kids.push(node);
-          parent.fields.push(field);
-          stack.push(node);
+          enter();
           break;
         }
         cursor.gotoParent();
