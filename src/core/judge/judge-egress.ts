@@ -64,6 +64,13 @@ function carriesData(effect: Effect): boolean {
 /** A local service acts on a plain request (SSRF): only public hosts are mere pages to read. */
 const isPublic = (d: Destination): boolean => d.host === undefined || hostClass(d.host) === "public";
 
+/** The host lists in the order they are read: a deny wins over an allow, an allow over a confirm. */
+const HOST_LISTS = [
+  ["deny_hosts", "deny"],
+  ["allow_hosts", "allow"],
+  ["confirm_hosts", "confirm"],
+] as const;
+
 function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffect {
   const where = describeDestination(d);
   const judged = { ...effect, canonical: destinationKey(d), destination: d };
@@ -76,30 +83,18 @@ function judgeOne(effect: Effect, d: Destination, cx: EgressContext): JudgedEffe
   const hosts = cx.policy.egress;
   if (d.host !== undefined) {
     const note = CLASS_NOTE[hostClass(d.host)] ?? "";
-    const denied = hosts.matchHost("deny_hosts", d.host, d.port);
-    if (denied !== undefined)
+    for (const [list, verdict] of HOST_LISTS) {
+      const matched = hosts.matchHost(list, d.host, d.port);
+      if (matched === undefined) continue;
+      // An allowed host needs no warning about its class (a private address the user allowed).
+      const said = verdict === "allow" ? "" : note;
       return {
         effect: judged,
-        verdict: "deny",
-        rule: `egress.deny_hosts ${denied}`,
-        reason: `${would} ${where}${note}, which matches egress.deny_hosts ${denied}`,
+        verdict,
+        rule: `egress.${list} ${matched}`,
+        reason: `${would} ${where}${said}, which matches egress.${list} ${matched}`,
       };
-    const allowed = hosts.matchHost("allow_hosts", d.host, d.port);
-    if (allowed !== undefined)
-      return {
-        effect: judged,
-        verdict: "allow",
-        rule: `egress.allow_hosts ${allowed}`,
-        reason: `${would} ${where}, which matches egress.allow_hosts ${allowed}`,
-      };
-    const confirmed = hosts.matchHost("confirm_hosts", d.host, d.port);
-    if (confirmed !== undefined)
-      return {
-        effect: judged,
-        verdict: "confirm",
-        rule: `egress.confirm_hosts ${confirmed}`,
-        reason: `${would} ${where}${note}, which matches egress.confirm_hosts ${confirmed}`,
-      };
+    }
   }
   const fresh = cx.seen === undefined || !cx.seen(destinationKey(d));
   if (cx.tainted && fresh && hosts.taintedNewHost !== "allow" && (carriesData(effect) || !isPublic(d)))

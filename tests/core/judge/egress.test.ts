@@ -47,6 +47,22 @@ describe("destinations", () => {
     );
   });
 
+  it("says a host's class where the host list warns (deny, confirm), not where it allows", () => {
+    const j = judgeOf({ text: EGRESS });
+    const reason = (url: string) =>
+      j.explain("tools/call", call("fetch", { url })).items.find((i) => i.rule?.startsWith("egress."))
+        ?.reason;
+    expect(reason("http://127.0.0.1:9/")).toBe(
+      "fetch would send a request to 127.0.0.1:9 (this machine), which matches egress.confirm_hosts <loopback>",
+    );
+    expect(reason("http://localhost:3000/health")).toBe(
+      "fetch would send a request to localhost:3000, which matches egress.allow_hosts localhost:3000",
+    );
+    expect(reason("http://169.254.10.10/")).toBe(
+      "fetch would send a request to 169.254.10.10 (a link-local address), which matches egress.deny_hosts <link-local>",
+    );
+  });
+
   it("a tainted session confirms a destination it has not sent to; one it has is fine", () => {
     const j = judgeOf({ text: EGRESS });
     const docs = { method: "tools/call", params: call("fetch", { url: "https://docs.example/a" }) };
