@@ -4,7 +4,7 @@
  */
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { StaticHeader } from "../../core/remote/header-option.js";
-import type { TransportKind, WireTransport } from "./bridge.js";
+import type { TransportKind, WireTransport } from "./wire-transport.js";
 import { guardedFetch, type SsrfPolicy } from "./ssrf.js";
 import { bridgeFetch, type FetchLike, type RawBodies } from "./wire-fetch.js";
 

@@ -21,7 +21,7 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { isLoopbackHost } from "../../../core/remote/server-url.js";
-import type { AuthWait } from "../bridge.js";
+import type { AuthWait } from "../wire-transport.js";
 import type { CallbackServer } from "./callback.js";
 import type { TokenStore } from "./token-store.js";
 
