@@ -9,7 +9,8 @@ import { type Edited, rewrapEdits, unwrapEdits, wrapEdits } from "./edits.js";
 import { parseConfig, stripBom } from "./parse.js";
 import { isObject } from "./registry/common.js";
 import { type Launcher, recognise, rewrapPrefix, type WrapFlags, wrapArgv } from "./relay-argv.js";
-import { declarationText, textHash, unwrapRemote, wrapRemote } from "./remote-wrap.js";
+import { declarationText, unwrapRemote, wrapRemote } from "./remote-wrap.js";
+import { textHash } from "./remote-words.js";
 import { serversOf } from "./servers.js";
 import type { ClientSpec, ConfigFile, Format, ServerDecl } from "./types.js";
 import { yamlEditor } from "./editors/yaml.js";
@@ -70,7 +71,7 @@ function setAt(doc: unknown, at: (string | number)[], value: unknown): void {
 }
 
 /**
- * A remote server at install (wrapped only with `--remote`, in JSON or JSONC), or one install
+ * A remote server at install (wrapped only with `--remote`), or one install
  * wrapped as remote at uninstall (put back from its memo). Undefined: not this function's case.
  */
 function planRemote(
@@ -98,13 +99,9 @@ function planRemote(
         ? unguarded("run effectgate install --remote to guard it through effectgate --url")
         : unguarded("not wrapped");
     if (file.readOnly !== undefined) return unguarded(file.readOnly);
-    if (file.format !== "json" && file.format !== "jsonc")
-      return unguarded(
-        `install --remote edits JSON configs only; wrap it by hand with effectgate --url ${decl.url ?? "URL"}`,
-      );
     const raw = entryAt(doc, decl.at);
     if (!raw) return unguarded("not a server declaration");
-    const w = wrapRemote({
+    const w = wrapRemote(file.format, {
       body,
       decl,
       raw,
@@ -127,7 +124,7 @@ function planRemote(
   if (mode.kind !== "uninstall" || !decl.argv || !memo?.remote) return undefined;
   const r = recognise(decl.argv, knownMains);
   if (r.wrapped !== true || r.url === undefined) return undefined;
-  const now = declarationText(body, decl.at);
+  const now = declarationText(file.format, body, decl.at);
   if (now === undefined || textHash(now) !== memo.remote.wroteHash)
     return {
       action: {
@@ -137,7 +134,7 @@ function planRemote(
           "a remote server install wrapped, edited since; left wrapped (put its url and headers back by hand)",
       },
     };
-  const u = unwrapRemote(body, decl.at, memo.remote.original);
+  const u = unwrapRemote(file.format, body, decl.at, memo.remote.original);
   if (typeof u === "string") return { action: { name, action: "skip", reason: `cannot unwrap: ${u}` } };
   return {
     action: { name, action: "unwrap", before: decl.argv, after: ["--url", r.url] },

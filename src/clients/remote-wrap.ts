@@ -1,41 +1,30 @@
 // `install --remote`: a remote server's declaration becomes a stdio one that starts
-// `effectgate --url …` (decision 0101). JSON and JSONC only: the edits replace the members that
-// make a declaration remote (`url`, `type`, `headers`) and leave every other byte alone.
-// Header values move into the declaration's `env` and are read with `--header-env`, so they
-// never sit on a command line other users can read, nor in arguments a client would expand.
-// The original declaration's text is kept in an install memo (memos.ts): uninstall puts it back
-// byte for byte while the declaration is still what install wrote.
-import { createHash } from "node:crypto";
+// `effectgate --url …` (decision 0101). This file holds JSON and JSONC, and picks the format's
+// own way for TOML (remote-wrap-toml.ts) and YAML (remote-wrap-yaml.ts). In JSON the edits
+// replace the members that make a declaration remote (`url`, `type`, `headers`) and leave every
+// other byte alone. Header values move into the declaration's `env` and are read with
+// `--header-env`, so they never sit on a command line other users can read, nor in arguments a
+// client would expand. The original declaration's text is kept in an install memo (memos.ts):
+// uninstall puts it back byte for byte while the declaration is still what install wrote.
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from "jsonc-parser";
 import { parseServerUrl } from "../core/remote/server-url.js";
 import { applyTextEdits, type Edit } from "./editors/view.js";
 import { isObject } from "./registry/common.js";
-import type { Launcher, WrapFlags } from "./relay-argv.js";
-import type { CommandStyle, ServerDecl } from "./types.js";
+import { tomlRemote } from "./remote-wrap-toml.js";
+import { yamlRemote } from "./remote-wrap-yaml.js";
+import {
+  type RemoteFormat,
+  type RemoteWrap,
+  type RemoteWrapInput,
+  remoteWords,
+  textHash,
+  transportOf,
+} from "./remote-words.js";
+import type { Format } from "./types.js";
 
 /** Keys a client reads a remote server's URL from (servers.ts), in the order they are tried. */
 const URL_KEYS = ["url", "serverUrl", "httpUrl"];
 const HEADER_KEY = "headers";
-
-export interface RemoteWrap {
-  edits: Edit[];
-  /** The declaration as the client will read it once written (the planner checks the text). */
-  entry: Record<string, unknown>;
-  before: string[];
-  after: string[];
-  /** The declaration's text before, for the memo. */
-  original: string;
-  /** The SHA-256 of the declaration's text as install writes it: the memo applies while it is so. */
-  wroteHash: string;
-}
-
-export const textHash = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
-
-/** The text of the declaration at `at` as it stands. */
-export function declarationText(body: string, at: (string | number)[]): string | undefined {
-  const node = objectAt(body, at);
-  return typeof node === "string" ? undefined : body.slice(node.offset, node.offset + node.length);
-}
 
 function objectAt(body: string, at: (string | number)[]): Node | string {
   const errors: ParseError[] = [];
@@ -54,28 +43,7 @@ function member(node: Node, key: string): { prop: Node; value: Node } | undefine
   return undefined;
 }
 
-/** An environment variable name for a header: `Authorization` → `EFFECTGATE_HEADER_AUTHORIZATION`. */
-function envNameFor(header: string, taken: Set<string>): string {
-  const base = `EFFECTGATE_HEADER_${header.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
-  taken.add(name);
-  return name;
-}
-
-/** The transport the client used, for `--transport`: only an explicit `sse` narrows `auto`. */
-function transportOf(decl: ServerDecl): string[] {
-  return decl.type?.toLowerCase() === "sse" ? ["--transport", "sse"] : [];
-}
-
-export function wrapRemote(opts: {
-  body: string;
-  decl: ServerDecl;
-  raw: Record<string, unknown>;
-  style: CommandStyle;
-  launcher: Launcher;
-  flags: WrapFlags;
-}): RemoteWrap | string {
+function wrapJson(opts: RemoteWrapInput): RemoteWrap | string {
   const { body, decl, raw, style, launcher, flags } = opts;
   const type = decl.type?.toLowerCase();
   if (type === "ws" || type === "websocket")
@@ -94,29 +62,14 @@ export function wrapRemote(opts: {
   const node = objectAt(body, decl.at);
   if (typeof node === "string") return node;
 
-  const taken = new Set<string>();
-  const env: Record<string, string> = {};
-  const headerArgs: string[] = [];
-  for (const [name, value] of Object.entries((headers ?? {}) as Record<string, string>)) {
-    const variable = envNameFor(name, taken);
-    env[variable] = value;
-    headerArgs.push("--header-env", `${name}=${variable}`);
-  }
-  const [program = "", ...launcherArgs] = launcher.words;
-  const optionWords = [
-    ...(flags.policy !== undefined ? ["--policy", flags.policy] : []),
-    ...(flags.level !== undefined ? ["--level", flags.level] : []),
-    ...(flags.name !== undefined ? ["--name", flags.name] : []),
-  ];
-  const after = [
-    program,
-    ...launcherArgs,
-    ...optionWords,
-    "--url",
-    url.server.identity,
-    ...transportOf(decl),
-    ...headerArgs,
-  ];
+  const { after, env } = remoteWords({
+    launcher,
+    flags,
+    url: url.server.identity,
+    transport: transportOf(decl),
+    headers: { values: (headers ?? {}) as Record<string, string> },
+  });
+  const program = after[0] ?? "";
 
   const q = (v: string): string => JSON.stringify(v);
   const edits: Edit[] = [];
@@ -164,28 +117,6 @@ export function wrapRemote(opts: {
   };
 }
 
-/**
- * Uninstall of a wrapped remote server: the declaration's text as it was before install, from
- * the memo. Without one (another EFFECTGATE_HOME, or the declaration was edited since) the
- * server is left wrapped and the reason is said: guessing the original shape could change what
- * the client connects to.
- */
-export function unwrapRemote(
-  body: string,
-  at: (string | number)[],
-  original: string,
-): { edit: Edit; entry: unknown } | string {
-  const node = objectAt(body, at);
-  if (typeof node === "string") return node;
-  const errors: ParseError[] = [];
-  const parsed = parseTree(original, errors, { allowTrailingComma: true, disallowComments: false });
-  if (!parsed || errors.length > 0) return "the remembered original does not parse";
-  return {
-    edit: { offset: node.offset, length: node.length, text: original },
-    entry: JSON.parse(JSON.stringify(nodeValue(parsed))) as unknown,
-  };
-}
-
 function nodeValue(n: Node): unknown {
   if (n.type === "object") {
     const out: Record<string, unknown> = {};
@@ -197,4 +128,51 @@ function nodeValue(n: Node): unknown {
   }
   if (n.type === "array") return (n.children ?? []).map(nodeValue);
   return n.value;
+}
+
+const jsonRemote: RemoteFormat = {
+  wrap: wrapJson,
+  span(body, at) {
+    const node = objectAt(body, at);
+    return typeof node === "string" ? node : { start: node.offset, end: node.offset + node.length };
+  },
+  entryOf(original) {
+    const errors: ParseError[] = [];
+    const parsed = parseTree(original, errors, { allowTrailingComma: true, disallowComments: false });
+    if (!parsed || errors.length > 0) return "the remembered original does not parse";
+    return { value: JSON.parse(JSON.stringify(nodeValue(parsed))) as unknown };
+  },
+};
+
+const remoteFormat = (format: Format): RemoteFormat =>
+  format === "toml" ? tomlRemote : format === "yaml" ? yamlRemote : jsonRemote;
+
+export function wrapRemote(format: Format, opts: RemoteWrapInput): RemoteWrap | string {
+  return remoteFormat(format).wrap(opts);
+}
+
+/** The text of the declaration at `at` as it stands. */
+export function declarationText(format: Format, body: string, at: (string | number)[]): string | undefined {
+  const s = remoteFormat(format).span(body, at);
+  return typeof s === "string" ? undefined : body.slice(s.start, s.end);
+}
+
+/**
+ * Uninstall of a wrapped remote server: the declaration's text as it was before install, from
+ * the memo. Without one (another EFFECTGATE_HOME, or the declaration was edited since) the
+ * server is left wrapped and the reason is said: guessing the original shape could change what
+ * the client connects to.
+ */
+export function unwrapRemote(
+  format: Format,
+  body: string,
+  at: (string | number)[],
+  original: string,
+): { edit: Edit; entry: unknown } | string {
+  const f = remoteFormat(format);
+  const s = f.span(body, at);
+  if (typeof s === "string") return s;
+  const entry = f.entryOf(original, body, s.start, at);
+  if (typeof entry === "string") return entry;
+  return { edit: { offset: s.start, length: s.end - s.start, text: original }, entry: entry.value };
 }

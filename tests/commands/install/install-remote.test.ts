@@ -1,5 +1,5 @@
 /**
- * `install --remote`: remote servers of JSON configs become `effectgate --url` stdio servers,
+ * `install --remote`: remote servers of client configs become `effectgate --url` stdio servers,
  * and uninstall puts their original text back byte for byte (decision 0101).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -63,9 +63,10 @@ describe("install --remote", () => {
     const m = machine();
     const first = cli(m, ["install", "--remote", "--project", m.project]);
     expect(first.status, first.stdout + first.stderr).toBe(0);
-    // Remote servers of JSON configs were wrapped; TOML and YAML ones are named and left.
+    // Remote servers of every format were wrapped: JSON, Codex's TOML and Continue's YAML.
     expect(first.stdout).toMatch(/wrap {4}sentry: --url https:\/\/mcp\.sentry\.dev\/mcp/);
-    expect(first.stdout).toMatch(/UNGUARDED: install --remote edits JSON configs only/);
+    expect(first.stdout).toMatch(/wrap {4}remote: --url https:\/\/mcp\.example\.com\/mcp/);
+    expect(first.stdout).toMatch(/wrap {4}Remote: --url https:\/\/mcp\.example\.com\/mcp/);
     const second = cli(m, ["install", "--remote", "--project", m.project]);
     expect(second.stdout).toContain("wrote 0 file(s)");
     const undo = cli(m, ["uninstall", "--project", m.project]);
