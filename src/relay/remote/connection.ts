@@ -33,7 +33,7 @@ export class Connection {
   /** Sends wait while a new session is being set up or the user is authorising. */
   private barrier: Promise<void> | undefined;
   /** Authorisations already finished (each is one browser round trip). */
-  private readonly authorised = new WeakSet<Promise<URLSearchParams>>();
+  private readonly authorised = new WeakSet<Promise<URLSearchParams | undefined>>();
   /** Errors a send's rejection already carries (the SDK reports them to onerror as well). */
   private readonly handled = new WeakSet<Error>();
   private ended = false;
@@ -111,6 +111,10 @@ export class Connection {
       this.authorised.add(wait);
       await this.hold(async () => {
         const params = await wait;
+        if (params === undefined) {
+          this.o.say("another effectgate process signed in to this server; sending the request again");
+          return;
+        }
         const t = this.transport;
         if (!t?.finishAuth) throw new Error("the transport cannot finish an authorisation");
         await t.finishAuth(params);

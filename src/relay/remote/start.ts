@@ -16,7 +16,8 @@ import { effectgateHome } from "../../platform/home.js";
 import type { ServerEndpoint } from "../session/endpoint.js";
 import { openBrowser } from "./auth/browser.js";
 import { CallbackServer } from "./auth/callback.js";
-import { BridgeOAuth } from "./auth/provider.js";
+import { BridgeOAuth, SIGN_IN_TIMEOUT_MS } from "./auth/provider.js";
+import { SignInLock } from "./auth/sign-in-lock.js";
 import { TokenStore } from "./auth/token-store.js";
 import { RemoteEndpoint } from "./endpoint.js";
 import { serverIsNonPublic } from "./ssrf.js";
@@ -104,6 +105,7 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
         store,
         callback,
         say,
+        lock: new SignInLock({ path: store.path.replace(/\.json$/, ".lock"), timeoutMs: SIGN_IN_TIMEOUT_MS }),
         open: (url) =>
           openBrowser(url, (why) => say(`could not start a browser (${why}); open the URL above yourself`)),
         ...(c.oauthClientId !== undefined
@@ -130,7 +132,10 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
         raw,
         auth: oauth,
         started: { url: server.loggable, transport: c.transport },
-        onStop: () => callback.close(),
+        onStop: () => {
+          oauth.releaseLock();
+          return callback.close();
+        },
       });
       made.endpoint = endpoint;
       return endpoint;

@@ -28,6 +28,10 @@ export type TransportKind = "http" | "sse";
 
 /** Where an authorisation the SDK started (it opened the browser) comes back. */
 export interface AuthWait {
-  /** The callback's query once the user has authorised; undefined when none was started. */
-  pending(): Promise<URLSearchParams> | undefined;
+  /**
+   * The callback's query once the user has authorised, or undefined once another effectgate
+   * process signed in and its tokens were read (auth/sign-in-lock.ts); undefined when none was
+   * started.
+   */
+  pending(): Promise<URLSearchParams | undefined> | undefined;
 }

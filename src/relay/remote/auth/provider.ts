@@ -23,6 +23,7 @@ import type {
 import { isLoopbackHost } from "../../../core/remote/server-url.js";
 import type { AuthWait } from "../wire-transport.js";
 import type { CallbackServer } from "./callback.js";
+import type { SignInLock } from "./sign-in-lock.js";
 import type { TokenStore } from "./token-store.js";
 
 export interface PreRegistered {
@@ -38,16 +39,21 @@ export interface BridgeOAuthOptions {
   say: (line: string) => void;
   preRegistered?: PreRegistered;
   clientMetadataUrl?: string;
-  /** How long the user has to sign in (default 5 minutes). */
+  /** How long the user has to sign in (default SIGN_IN_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** One sign-in at a time across processes; without it each process signs in on its own. */
+  lock?: SignInLock;
 }
+
+/** How long the user has to sign in, and so how long a sign-in lock may be held. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000;
 
 export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   readonly clientMetadataUrl: string | undefined;
   private verifier: string | undefined;
   private currentState: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
-  private waiting: Promise<URLSearchParams> | undefined;
+  private waiting: Promise<URLSearchParams | undefined> | undefined;
 
   constructor(private readonly o: BridgeOAuthOptions) {
     this.clientMetadataUrl = o.clientMetadataUrl;
@@ -99,6 +105,8 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
     this.o.store.saveTokens(ctx?.issuer ?? tokens.issuer, tokens as unknown as Record<string, unknown>);
+    // Saved: a process waiting for this sign-in may read them now.
+    this.o.lock?.release();
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
@@ -110,14 +118,46 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
       throw new Error(
         `refused to open the authorisation page ${authorizationUrl.origin}: expected an https URL, got ${authorizationUrl.protocol.replace(/:$/, "")}`,
       );
+    if (this.lockBusy()) {
+      this.o.say(
+        "another effectgate process is signing in to this server; waiting for it instead of opening a second browser",
+      );
+      const lock = this.o.lock as SignInLock;
+      this.waiting = lock.released().then(() => {
+        this.o.store.reload();
+        return undefined;
+      });
+      return;
+    }
     const state = this.currentState ?? authorizationUrl.searchParams.get("state") ?? "";
-    this.waiting = this.o.callback.expect(state, this.o.timeoutMs ?? 5 * 60 * 1000);
+    const waiting = this.o.callback.expect(state, this.o.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
+    this.waiting = waiting;
     // Never left unhandled: the bridge awaits it, and a timeout with nobody waiting is harmless.
-    this.waiting.catch(() => undefined);
+    // A sign-in that did not come back frees the lock for another process.
+    waiting.catch(() => this.o.lock?.release());
     this.o.say(
       `the server asks you to sign in; opening your browser. If it does not open, visit: ${authorizationUrl.href}`,
     );
     this.o.open(authorizationUrl.href);
+  }
+
+  /** Whether another live process holds the sign-in lock; takes it when free. */
+  private lockBusy(): boolean {
+    const lock = this.o.lock;
+    if (!lock) return false;
+    try {
+      return lock.acquire() === "busy";
+    } catch (err) {
+      this.o.say(
+        `could not take the sign-in lock ${lock.path} (${(err as Error).message}); signing in without it`,
+      );
+      return false;
+    }
+  }
+
+  /** Gives the sign-in lock up if this process holds it (the bridge is closing). */
+  releaseLock(): void {
+    this.o.lock?.release();
   }
 
   saveCodeVerifier(codeVerifier: string): void {
@@ -151,7 +191,7 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   }
 
   /** AuthWait: the sign-in the SDK started (it opened the browser), until the next one. */
-  pending(): Promise<URLSearchParams> | undefined {
+  pending(): Promise<URLSearchParams | undefined> | undefined {
     return this.waiting;
   }
 }

@@ -48,6 +48,11 @@ export class TokenStore {
     this.state = this.usable ? this.read() : { version: 1, server: o.server, issuers: {} };
   }
 
+  /** Reads the file again: another process signed in and saved its tokens (sign-in-lock.ts). */
+  reload(): void {
+    if (this.usable) this.state = this.read();
+  }
+
   /** Where the state is kept (tests check its mode). */
   get path(): string {
     return this.file;
