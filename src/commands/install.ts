@@ -27,7 +27,7 @@ export const command: CommandDeclaration = {
     "with --name set to its name in the config. Servers already wrapped get the current " +
     "launcher and the --level and --policy given here; their other options are kept. --level " +
     "and --policy are written into the configs only when given. With --remote, remote (HTTP) " +
-    "servers of JSON configs are wrapped too, as effectgate --url (docs/remote.md); without it " +
+    "servers are wrapped too (JSON, TOML and YAML configs), as effectgate --url (docs/remote.md); without it " +
     "they are named as unguarded. Exit 1 when a config could not be changed.",
   options: [
     dryRunOption,
