@@ -29,6 +29,7 @@ const REMOTE_OPTIONS = new Set([
   "--oauth-client-id",
   "--oauth-client-secret-env",
   "--oauth-client-metadata-url",
+  "--oauth-client-credentials",
   "--oauth-callback-port",
 ]);
 

@@ -32,6 +32,8 @@ export interface OAuthOptions {
   authorizationServers?: (asUrl: string) => string[];
   /** An `iss` the authorization response carries (RFC 9207); given the real issuer. */
   issInResponse?: (issuer: string) => string;
+  /** A machine client: the token endpoint redeems its secret by the client-credentials grant. */
+  machineClient?: { clientId: string; clientSecret: string };
   /** A client registered beforehand (no dynamic registration for it). */
   preRegistered?: { clientId: string; clientSecret?: string; redirectUri: string };
 }
@@ -108,7 +110,7 @@ class Provider implements OAuthServerProvider {
     return Promise.resolve(got.params.codeChallenge);
   }
 
-  private issue(g: Omit<Grant, "expiresAt">): OAuthTokens {
+  issue(g: Omit<Grant, "expiresAt">): OAuthTokens {
     const access = `at-${randomUUID()}`;
     const refresh = `rt-${randomUUID()}`;
     const grant = { ...g, expiresAt: Date.now() + this.ttl * 1000 };
@@ -187,6 +189,39 @@ export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> 
   const asServer = createServer(asApp);
   const asUrl = await listenOn(asServer);
   issuer = new URL(asUrl).href;
+  // The client-credentials grant, which the SDK's router does not serve: its secret by HTTP Basic
+  // (client_secret_basic) or in the body (client_secret_post).
+  const machine = o.machineClient;
+  if (machine)
+    asApp.use((req: IncomingMessage, res: import("node:http").ServerResponse, next: () => void) => {
+      if (req.method !== "POST" || !(req.url ?? "").startsWith("/token")) return next();
+      void readBody(req).then((body) => {
+        const form = new URLSearchParams(body.toString("utf8"));
+        const basic = /^basic (.+)$/i.exec(String(req.headers["authorization"] ?? ""))?.[1];
+        const [id, secret] = basic
+          ? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent)
+          : [form.get("client_id"), form.get("client_secret")];
+        const ok =
+          form.get("grant_type") === "client_credentials" &&
+          id === machine.clientId &&
+          secret === machine.clientSecret;
+        events.push({
+          kind: "token",
+          detail: { grant: form.get("grant_type"), clientId: id, ok, resource: form.get("resource") },
+        });
+        res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify(
+            ok
+              ? provider.issue({
+                  clientId: machine.clientId,
+                  scopes: (form.get("scope") ?? "mcp").split(" "),
+                })
+              : { error: "invalid_client" },
+          ),
+        );
+      });
+    });
   asApp.use(
     mcpAuthRouter({
       provider,

@@ -13,6 +13,8 @@ export interface RemoteArgs {
   oauthClientSecretEnv?: string;
   oauthClientMetadataUrl?: string;
   oauthCallbackPort?: number;
+  /** The authorization server's issuer for the client-credentials grant (no browser). */
+  oauthClientCredentials?: string;
 }
 
 export const urlOption: OptionDeclaration = {
@@ -58,6 +60,12 @@ export const remoteOptions: readonly OptionDeclaration[] = [
     default: "none",
   },
   {
+    flags: "--oauth-client-credentials <issuer>",
+    meaning:
+      "sign in as a machine (the client-credentials grant, no browser) with --oauth-client-id and --oauth-client-secret-env; the secret goes to this issuer only",
+    default: "off (the user signs in through the browser)",
+  },
+  {
     flags: "--oauth-client-metadata-url <url>",
     meaning: "a client ID metadata document URL, offered to servers that accept one",
     default: "none",
@@ -101,6 +109,8 @@ export function remoteArgs(o: Record<string, unknown>): RemoteArgs | undefined {
   if (str("oauthClientMetadataUrl") !== undefined)
     out.oauthClientMetadataUrl = str("oauthClientMetadataUrl") as string;
   if (typeof o["oauthCallbackPort"] === "number") out.oauthCallbackPort = o["oauthCallbackPort"];
+  if (str("oauthClientCredentials") !== undefined)
+    out.oauthClientCredentials = str("oauthClientCredentials") as string;
   return out;
 }
 

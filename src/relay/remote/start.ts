@@ -21,7 +21,7 @@ import { SignInLock } from "./auth/sign-in-lock.js";
 import { TokenStore } from "./auth/token-store.js";
 import { RemoteEndpoint } from "./endpoint.js";
 import { serverIsNonPublic } from "./ssrf.js";
-import { transportOpener } from "./transports.js";
+import { clientCredentials, transportOpener } from "./transports.js";
 import { RawBodies, type FetchLike } from "./wire-fetch.js";
 
 export type TransportChoice = "auto" | "http" | "sse";
@@ -39,6 +39,8 @@ export interface RemoteChoice {
   oauthClientMetadataUrl?: string;
   /** The loopback port of the OAuth callback (a pre-registered client's redirect URI names one). */
   oauthCallbackPort?: number;
+  /** The issuer of the client-credentials grant (`--oauth-client-credentials`). */
+  oauthClientCredentials?: string;
 }
 
 export interface PreparedRemote {
@@ -72,6 +74,17 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
     if (secret === undefined || secret === "")
       throw new UsageError(
         `--oauth-client-secret-env: expected the environment variable ${c.oauthClientSecretEnv} to hold the client secret, got nothing`,
+      );
+  }
+  if (c.oauthClientCredentials !== undefined) {
+    if (secret === undefined)
+      throw new UsageError(
+        "--oauth-client-credentials: expected --oauth-client-id and --oauth-client-secret-env too (the grant redeems that client's secret)",
+      );
+    const issuer = parseServerUrl(c.oauthClientCredentials);
+    if (!issuer.ok)
+      throw new UsageError(
+        `--oauth-client-credentials: expected the authorization server's issuer URL, got ${JSON.stringify(c.oauthClientCredentials)}`,
       );
   }
   if (c.oauthClientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(c.oauthClientMetadataUrl))
@@ -118,19 +131,28 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
           : {}),
         ...(c.oauthClientMetadataUrl !== undefined ? { clientMetadataUrl: c.oauthClientMetadataUrl } : {}),
       });
+      // Machine to machine: the SDK's client-credentials provider, and no browser to wait for.
+      const machine =
+        c.oauthClientCredentials !== undefined && c.oauthClientId !== undefined && secret !== undefined
+          ? await clientCredentials({
+              clientId: c.oauthClientId,
+              clientSecret: secret,
+              issuer: c.oauthClientCredentials,
+            })
+          : undefined;
       const open = await transportOpener({
         url: server.url,
         headers,
         raw,
         ssrf: { allowNonPublic: await serverIsNonPublic(server.url) },
-        auth: oauth,
+        auth: machine ?? oauth,
         ...(o.base ? { base: o.base } : {}),
       });
       const endpoint = new RemoteEndpoint({
         transport: c.transport,
         open,
         raw,
-        auth: oauth,
+        ...(machine ? {} : { auth: oauth }),
         started: { url: server.loggable, transport: c.transport },
         onStop: () => {
           oauth.releaseLock();

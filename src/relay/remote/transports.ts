@@ -29,6 +29,25 @@ const RECONNECT = {
   maxRetries: 6,
 };
 
+/**
+ * The SDK's provider for the client-credentials grant (machine to machine): it redeems the
+ * client's secret at the token endpoint, with no browser. `expectedIssuer` binds the secret to
+ * that authorization server (the SDK refuses to send it to any other). Tokens live in memory.
+ */
+export async function clientCredentials(o: {
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+}): Promise<OAuthClientProvider> {
+  const sdk = await import("@modelcontextprotocol/client");
+  return new sdk.ClientCredentialsProvider({
+    clientId: o.clientId,
+    clientSecret: o.clientSecret,
+    clientName: "effectgate",
+    expectedIssuer: o.issuer,
+  });
+}
+
 export async function transportOpener(
   s: TransportSetup,
 ): Promise<(kind: TransportKind) => Promise<WireTransport>> {
