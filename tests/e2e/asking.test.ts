@@ -73,11 +73,32 @@ describe("strict asks in the chat with one required boolean, and only an explici
     expect(asked).toHaveLength(1);
     const q = asked[0] as Asked;
     expect(q.message).toContain(`It would:\n- write ${manifest}\n`);
-    expect(q.requestedSchema).toEqual({
+    expect(q.requestedSchema).toMatchObject({
       type: "object",
       properties: { allow: { type: "boolean", title: "Allow this call?", default: false } },
       required: ["allow"],
     });
+  });
+
+  it("a yes for this session is remembered for the same effect only; another path is asked again", async () => {
+    const { home, env, record } = sandbox();
+    const { manifest } = project(home);
+    const other = join(home, "other", ".vscode", "tasks.json");
+    mkdirSync(join(home, "other", ".vscode"), { recursive: true });
+    const { client, asked } = await askedClient(env, {
+      action: "accept",
+      content: { allow: true, remember: "this session" },
+    });
+    const write = (path: string) =>
+      client.callTool({ name: "write_file", arguments: { path, content: "{}" } });
+    expect((await write(manifest)).isError).toBeFalsy();
+    expect((await write(manifest)).isError).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect((await write(other)).isError).toBeFalsy();
+    await client.close();
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.message).toContain(`- write ${other}\n`);
+    expect(calls(record)).toHaveLength(3);
   });
 
   it.each<[string, Answer, Record<string, unknown>]>([
@@ -231,13 +252,14 @@ describe("out of band: a client that cannot be asked, answered by `effectgate al
     expect(calls(record)).toHaveLength(2);
   });
 
-  it("a 2026-07-28 session (no requests to the client allowed) is answered out of band too", async () => {
+  it("a 2026-07-28 client that declares no elicitation is answered out of band too", async () => {
     const { home, env, record } = sandbox();
     const { manifest } = project(home);
     const c = new RawClient(STRICT, env);
+    // With elicitation declared it would be asked in the result (asking-modern.test.ts).
     const meta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
     };
     const write = (id: number) =>
       c.request({

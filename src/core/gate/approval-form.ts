@@ -5,8 +5,18 @@
  * a form they cannot render with empty content, and some accept empty forms by themselves in
  * permissive modes, so only `action: "accept"` with `allow` exactly `true` is a yes
  * (docs/decisions/0103-only-an-explicit-yes.md).
+ *
+ * A second, optional field offers to keep a yes for this exact effect for the rest of the
+ * session (docs/decisions/0124-remembered-answers.md). It widens nothing: the same effect key
+ * that binds a grant binds the memory, and a no is never remembered.
  */
 import { isRecord } from "../wire/jsonrpc.js";
+
+/** How long a yes lasts beyond this call. */
+export type Remember = "session";
+
+/** The choices of the `remember` field; the first (this call only) is the default. */
+const REMEMBER_CHOICES = ["this call", "this session"] as const;
 
 /** The `params` of the question: an `elicitation/create` in form mode. */
 export function approvalForm(message: string): Record<string, unknown> {
@@ -15,7 +25,15 @@ export function approvalForm(message: string): Record<string, unknown> {
     message,
     requestedSchema: {
       type: "object",
-      properties: { allow: { type: "boolean", title: "Allow this call?", default: false } },
+      properties: {
+        allow: { type: "boolean", title: "Allow this call?", default: false },
+        remember: {
+          type: "string",
+          title: "Allow this exact effect for",
+          enum: [...REMEMBER_CHOICES],
+          default: REMEMBER_CHOICES[0],
+        },
+      },
       required: ["allow"],
     },
   };
@@ -25,6 +43,8 @@ export interface Approval {
   answer: "accept" | "decline" | "cancel";
   /** Why it is not a yes, in a few words; absent for a yes. */
   why?: string;
+  /** A yes the user asked to keep for the session (this exact effect only). */
+  remember?: Remember;
 }
 
 /**
@@ -43,5 +63,8 @@ export function readApproval(result: unknown): Approval {
     return { answer: "decline", why: "accepted with an empty form, which is not a yes" };
   if (content["allow"] !== true)
     return { answer: "decline", why: "accepted without allow set to true, which is not a yes" };
-  return { answer: "accept" };
+  // Anything but exactly the session choice keeps the yes to this call.
+  return content["remember"] === REMEMBER_CHOICES[1]
+    ? { answer: "accept", remember: "session" }
+    : { answer: "accept" };
 }

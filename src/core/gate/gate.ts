@@ -26,17 +26,21 @@ export interface HeldRequest {
 /**
  * The user's reply to a question; `failed` when the question could not be put or answered;
  * `pending` when nobody could be asked in the client, so the question waits for
- * `effectgate allow ID` and the call is refused for now (docs/decisions/0105).
+ * `effectgate allow ID` and the call is refused for now (docs/decisions/0105);
+ * `input-required` when the question went back as the call's result (2026-07-28), so the answer
+ * comes with the client's retry (docs/decisions/0123).
  */
-export type AskReply = "accept" | "decline" | "cancel" | "failed" | "pending";
+export type AskReply = "accept" | "decline" | "cancel" | "failed" | "pending" | "input-required";
 
 /** How a question was put and answered: for the decision record and the refusal's words. */
 export interface AskHow {
   /**
-   * `elicitation` (in the chat), `grant` (an `effectgate allow` answered it), `dialog` (a desktop
-   * dialog, decision 0126), or `pending`.
+   * `elicitation` (in the chat, legacy), `input_required` (in the chat, 2026-07-28: asked in the
+   * result, answered by the retry), `grant` (an `effectgate allow` answered it), `session` (the
+   * user said yes to this effect for the session), `dialog` (a desktop dialog, decision 0126),
+   * or `pending`.
    */
-  channel: "elicitation" | "grant" | "dialog" | "pending";
+  channel: "elicitation" | "input_required" | "grant" | "session" | "dialog" | "pending";
   /** Why the answer is not a yes, in a few words. */
   why?: string;
   /** The id a pending question waits under (`effectgate allow ID`), or the grant's id. */
@@ -54,7 +58,8 @@ export type GateOutcome =
   | "ask-unavailable"
   | "ask-too-long"
   | "ask-failed"
-  | "ask-pending";
+  | "ask-pending"
+  | "ask-input-required";
 
 interface AnswerFacts {
   decision?: Decision;

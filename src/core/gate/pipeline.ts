@@ -65,6 +65,8 @@ const NOT_ACCEPTED: Record<Exclude<AskReply, "accept">, [RefusalKind, GateOutcom
   cancel: ["declined", "ask-cancelled"],
   failed: ["declined", "ask-failed"],
   pending: ["pending", "ask-pending"],
+  // The relay answers with the question itself, not with these words (input-required.ts).
+  "input-required": ["declined", "ask-input-required"],
 };
 
 function refused(

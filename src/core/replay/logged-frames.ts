@@ -79,7 +79,8 @@ export function refusedCalls(d: Record<string, unknown>): RefusedCall[] {
 
 /**
  * `decision` outcomes that mean effectgate answered the call itself: a refusal, and at strict a
- * question that was declined, cancelled, failed, could not be asked, or waits out of band.
+ * question that was declined, cancelled, failed, could not be asked, waits out of band, or went
+ * back to a 2026-07-28 client as the call's result.
  */
 export const REFUSING_OUTCOMES: ReadonlySet<string> = new Set([
   "refuse",
@@ -89,6 +90,7 @@ export const REFUSING_OUTCOMES: ReadonlySet<string> = new Set([
   "ask-too-long",
   "ask-failed",
   "ask-pending",
+  "ask-input-required",
 ]);
 
 /**

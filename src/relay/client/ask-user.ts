@@ -4,6 +4,7 @@ import type { AskAnswer, AskHow, AskReply, HeldRequest } from "../../core/gate/g
 import { effectEntries, effectKey } from "../../core/gate/effect-key.js";
 import { idKey } from "../server/correlate.js";
 import type { ClientContext } from "./client-context.js";
+import { canAskInResult } from "./result-frames.js";
 
 /**
  * Puts a gate's question to the user. A grant from `effectgate allow` for exactly this effect
@@ -19,15 +20,11 @@ export async function askUser(
   const d = client.d;
   const oob = d.outOfBand;
   // Without the judge's effects there is nothing exact to bind a grant to: never one then.
-  const key =
-    oob && answer.decision && answer.tool !== undefined
-      ? effectKey({
-          server: oob.server,
-          method: held.method,
-          tool: answer.tool,
-          effects: answer.decision.effects,
-        })
-      : undefined;
+  const key = keyOf(client, held, answer);
+  if (key !== undefined && client.sessionYes.has(key)) {
+    d.announce(`${held.method} id ${JSON.stringify(held.id)}: allowed for this session by your earlier yes`);
+    return ["accept", { channel: "session" }];
+  }
   try {
     if (oob && key !== undefined) {
       const grant = (await oob.store()).takeGrant(key);
@@ -48,7 +45,15 @@ export async function askUser(
           ),
         client.judging.get(idKey(held.id))?.signal,
       );
+      if (approval.answer === "accept" && approval.remember === "session") rememberYes(client, held, answer);
       return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
+    }
+    if (key !== undefined && canAskInResult(client, held)) {
+      client.instead.set(idKey(held.id), { question: client.inResult.question(held, answer.question, key) });
+      d.announce(
+        `${held.method} id ${JSON.stringify(held.id)}: asked in the chat; the client's retry carries the answer`,
+      );
+      return ["input-required", { channel: "input_required" }];
     }
     if (!oob || key === undefined || !answer.decision || answer.tool === undefined) return ["failed"];
     // Opted in (decision 0126): a desktop dialog, where this machine can show one.
@@ -77,6 +82,26 @@ export async function askUser(
     d.announce(`could not ask about ${held.method} id ${JSON.stringify(held.id)}: ${why}; refused it`);
     return ["failed", { channel: oob ? "pending" : "elicitation", why }];
   }
+}
+
+/** The effect key a grant or a remembered yes is bound to (effect-key.ts), when there is one. */
+export function keyOf(client: ClientContext, held: HeldRequest, answer: AskAnswer): string | undefined {
+  const oob = client.d.outOfBand;
+  if (!oob || !answer.decision || answer.tool === undefined) return undefined;
+  return effectKey({
+    server: oob.server,
+    method: held.method,
+    tool: answer.tool,
+    effects: answer.decision.effects,
+  });
+}
+
+/** The user said yes for the session: this exact effect is not asked about again (decision 0124). */
+export function rememberYes(client: ClientContext, held: HeldRequest, answer: AskAnswer): void {
+  const key = keyOf(client, held, answer);
+  if (key === undefined) return;
+  client.sessionYes.add(key);
+  client.d.log.event("ask-remembered", { id: held.id, for: "session", key });
 }
 
 /** Whether this call's question can be put in the client's chat (a legacy elicitation). */

@@ -9,6 +9,8 @@ import type { SessionFacts } from "../session/handshake.js";
 import type { Lane } from "../session/lane.js";
 import { isBig, type SeenFrame } from "../session/seen-frame.js";
 import type { RelayLog, RelayStats } from "../session/types.js";
+import { askTimeoutMs } from "../session/constants.js";
+import { ResultAsker } from "./result-asker.js";
 
 export interface ClientSideDeps {
   gate: Gate | undefined;
@@ -44,6 +46,14 @@ export class ClientContext {
   readonly cancelledAhead = new Set<string>();
   /** Held requests being judged, each with a way to end its question when the client cancels it. */
   readonly judging = new Map<string, AbortController>();
+  /** 2026-07-28 questions put in the call's result, and their retries (decision 0123). */
+  readonly inResult = new ResultAsker(() => askTimeoutMs(process.env));
+  /** Effect keys the user allowed for the rest of this session (decision 0124). */
+  readonly sessionYes = new Set<string>();
+  /** Calls (idKey) judged alone in their frame: only these can be asked in their result. */
+  readonly alone = new Set<string>();
+  /** A call answered with a question instead of a refusal, or a retry sent with other params. */
+  readonly instead = new Map<string, { question?: Record<string, unknown>; params?: unknown }>();
 
   constructor(readonly d: ClientSideDeps) {}
 

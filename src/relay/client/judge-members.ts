@@ -10,6 +10,7 @@ import { textOf, type SeenFrame } from "../session/seen-frame.js";
 import type { ClientContext } from "./client-context.js";
 import { heldRequest, judgeCall } from "./judge-call.js";
 import { writeRefusal } from "./write-refusal.js";
+import { answerWithQuestion, forwardRetry } from "./result-frames.js";
 
 /**
  * Judges each member in turn. All forward: the frame goes on unchanged. Any refusal: nothing
@@ -31,6 +32,8 @@ export async function judgeMembers(
   if (anyCancelled(client, held)) return cancelHeld(client, frame, judged, held, isBatch, all);
   for (const id of held) d.correlator.hold(id);
   for (const m of judged) client.judging.set(idKey(m.id), new AbortController());
+  const alone = !isBatch && judged.length === 1 ? judged[0] : undefined;
+  if (alone) client.alone.add(idKey(alone.id));
   let firstRefusal: { member: Member; text: string } | undefined;
   const refusedText = new Map<Member, string>();
   // Several calls in one batch share its fate: their records wait until it is known.
@@ -50,7 +53,10 @@ export async function judgeMembers(
   } finally {
     for (const id of held) d.correlator.release(id);
     for (const m of judged) client.judging.delete(idKey(m.id));
+    if (alone) client.alone.delete(idKey(alone.id));
   }
+  const instead = alone && client.instead.get(idKey(alone.id));
+  if (alone) client.instead.delete(idKey(alone.id));
   // Cancelled while it was judged or asked about: whatever the verdict, it is not sent, and
   // not answered (the client ignores a late answer to what it cancelled).
   if (anyCancelled(client, held)) {
@@ -63,6 +69,8 @@ export async function judgeMembers(
     for (const [ev, data] of batchRecords(records, firstRefusal?.member, refusedText, d.passThrough))
       d.log.event(ev, data);
   if (!firstRefusal) {
+    if (alone && instead && instead.params !== undefined)
+      return forwardRetry(client, frame, alone, instead.params);
     if (isBatch) client.trackAll(requests);
     else for (const m of judged) client.track(m.method, m.id, m.params);
     return client.forward(frame);
@@ -72,6 +80,8 @@ export async function judgeMembers(
     d.onError(new Error(`a record-only gate refused ${firstRefusal.member.method} after it was sent`));
     return;
   }
+  if (alone && instead && instead.question !== undefined)
+    return answerWithQuestion(client, frame, alone, instead.question);
   writeRefusal(client, frame, judged, held, refusedText, firstRefusal, all);
 }
 

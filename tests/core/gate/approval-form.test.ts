@@ -25,15 +25,39 @@ describe("readApproval", () => {
     expect(a.why).toBeTruthy();
   });
 
-  it("asks with one required boolean whose default is no", () => {
+  it("asks with one required boolean whose default is no, and an optional choice to keep a yes", () => {
     expect(approvalForm("m")).toEqual({
       mode: "form",
       message: "m",
       requestedSchema: {
         type: "object",
-        properties: { allow: { type: "boolean", title: "Allow this call?", default: false } },
+        properties: {
+          allow: { type: "boolean", title: "Allow this call?", default: false },
+          remember: {
+            type: "string",
+            title: "Allow this exact effect for",
+            enum: ["this call", "this session"],
+            default: "this call",
+          },
+        },
         required: ["allow"],
       },
+    });
+  });
+
+  it("keeps a yes for the session only when asked exactly, and never a no", () => {
+    const accept = (content: Record<string, unknown>) => readApproval({ action: "accept", content });
+    expect(accept({ allow: true, remember: "this session" })).toEqual({
+      answer: "accept",
+      remember: "session",
+    });
+    expect(accept({ allow: true, remember: "this call" })).toEqual({ answer: "accept" });
+    expect(accept({ allow: true, remember: "forever" })).toEqual({ answer: "accept" });
+    expect(accept({ allow: false, remember: "this session" }).answer).toBe("decline");
+    expect(accept({ remember: "this session" }).answer).toBe("decline");
+    expect(readApproval({ action: "decline", content: { allow: true, remember: "this session" } })).toEqual({
+      answer: "decline",
+      why: "the user declined",
     });
   });
 });

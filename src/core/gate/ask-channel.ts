@@ -1,0 +1,23 @@
+/**
+ * How effectgate asks a client at strict, from what the client declared: in a 2025 session
+ * through its own `elicitation/create`, in a 2026-07-28 session in the call's result
+ * (`input_required`), else out of band (`effectgate allow`). The relay decides per call from the
+ * same facts; `effectgate status` reads them from the session's handshake record (docs/asking.md).
+ */
+import { isRecord } from "../wire/jsonrpc.js";
+
+export type AskChannel = "elicitation" | "input_required" | "out of band";
+
+/** A 2026-07-28 client's capabilities declare form elicitation (empty means form, as in 2025-11-25). */
+export function declaresForm(capabilities: unknown): boolean {
+  const e = isRecord(capabilities) ? capabilities["elicitation"] : undefined;
+  if (!isRecord(e)) return false;
+  return isRecord(e["form"]) || !("url" in e);
+}
+
+/** The channel a session's handshake record (docs/log-format.md, `handshake`) implies. */
+export function askChannelOf(handshake: Record<string, unknown>): AskChannel {
+  const caps = handshake["clientCapabilities"];
+  if (handshake["era"] === "modern") return declaresForm(caps) ? "input_required" : "out of band";
+  return isRecord(caps) && isRecord(caps["elicitation"]) ? "elicitation" : "out of band";
+}

@@ -1,0 +1,175 @@
+// Asking at --level strict in a 2026-07-28 session, black-box through the built CLI with a raw
+// client and a recording server, judged by what reached the server and the disk. effectgate
+// answers the held call with `input_required`; the client's retry (a new id) carries the answer
+// and the sealed requestState (docs/decisions/0123-asking-in-the-result.md).
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
+
+const STRICT = ["--level", "strict", "--", process.execPath, RECORDING_SERVER];
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "modern-e2e", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
+
+type Msg = Record<string, unknown>;
+type Question = {
+  resultType: string;
+  inputRequests: Record<string, { method: string; params: { message: string; requestedSchema: unknown } }>;
+  requestState: string;
+};
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+});
+
+function setup(): { env: NodeJS.ProcessEnv; record: string; manifest: string; other: string; c: RawClient } {
+  const { home, env, record } = sandbox();
+  homes.push(home);
+  // A confirm-class write in an untainted session (paths.confirm **/.vscode/tasks.json).
+  mkdirSync(join(home, "proj", ".vscode"), { recursive: true });
+  mkdirSync(join(home, "other", ".vscode"), { recursive: true });
+  return {
+    env,
+    record,
+    manifest: join(home, "proj", ".vscode", "tasks.json"),
+    other: join(home, "other", ".vscode", "tasks.json"),
+    c: new RawClient(STRICT, env),
+  };
+}
+
+function write(c: RawClient, id: number, path: string, extra: Msg = {}, meta: Msg = META): Promise<Msg> {
+  return c.request({
+    id,
+    method: "tools/call",
+    params: { name: "write_file", arguments: { path, content: "{}" }, _meta: meta, ...extra },
+  });
+}
+
+const retryWith = (q: Question, answer: unknown): Msg => ({
+  requestState: q.requestState,
+  inputResponses: { effectgate_approval: answer },
+});
+const yes = (remember?: string): Msg => ({
+  action: "accept",
+  content: { allow: true, ...(remember === undefined ? {} : { remember }) },
+});
+
+/** The tools/call frames the server received. */
+const calls = (record: string): Array<{ id?: unknown; params?: Record<string, unknown> }> =>
+  received(record).filter((m) => m.method === "tools/call") as Array<{
+    id?: unknown;
+    params?: Record<string, unknown>;
+  }>;
+
+function questionOf(m: Msg): Question {
+  const r = m.result as Question;
+  expect(r.resultType).toBe("input_required");
+  return r;
+}
+
+function refusalText(m: Msg): string {
+  const r = m.result as { isError?: boolean; resultType?: string; content: Array<{ text: string }> };
+  expect(r).toMatchObject({ isError: true, resultType: "complete" });
+  return r.content[0]?.text ?? "";
+}
+
+describe("strict in a 2026-07-28 session asks in the result, and the retry carries the answer", () => {
+  it("an explicit yes: the retry reaches the server once, without effectgate's members; the held original never does", async () => {
+    const { record, manifest, c } = setup();
+    const q = questionOf(await write(c, 1, manifest));
+    const asked = q.inputRequests["effectgate_approval"];
+    expect(asked?.method).toBe("elicitation/create");
+    expect(asked?.params.message).toContain(`It would:\n- write ${manifest}\n`);
+    expect(asked?.params.requestedSchema).toMatchObject({ required: ["allow"] });
+    expect(calls(record)).toEqual([]);
+
+    const done = await write(c, 2, manifest, retryWith(q, yes()));
+    expect(done.id).toBe(2);
+    expect((done.result as { isError?: boolean }).isError).toBeUndefined();
+    expect(await c.close()).toBe(0);
+
+    expect(existsSync(manifest)).toBe(true);
+    const got = calls(record);
+    expect(got.map((m) => m.id)).toEqual([2]);
+    expect(got[0]?.params).not.toHaveProperty("requestState");
+    expect(got[0]?.params).not.toHaveProperty("inputResponses");
+    expect(got[0]?.params?._meta).toEqual(META);
+  });
+
+  it("a no, an empty accept, an unticked box and a missing answer are refused; nothing reaches the server", async () => {
+    const { record, manifest, c } = setup();
+    const answers: unknown[] = [
+      { action: "decline" },
+      { action: "accept", content: {} },
+      { action: "accept" },
+      { action: "accept", content: { allow: false, remember: "this session" } },
+      { action: "cancel" },
+      undefined,
+    ];
+    let id = 0;
+    for (const answer of answers) {
+      const q = questionOf(await write(c, ++id, manifest));
+      const extra: Msg = answer === undefined ? { requestState: q.requestState } : retryWith(q, answer);
+      expect(refusalText(await write(c, ++id, manifest, extra))).toContain("effectgate asked the user");
+    }
+    expect(await c.close()).toBe(0);
+    expect(existsSync(manifest)).toBe(false);
+    expect(calls(record)).toEqual([]);
+  });
+
+  it("a forged, altered, replayed or re-aimed state is a no", async () => {
+    const { record, manifest, other, c } = setup();
+    // Altered: one character of the seal changed.
+    const q1 = questionOf(await write(c, 1, manifest));
+    const s = q1.requestState;
+    const altered = { ...q1, requestState: s.slice(0, -2) + (s.at(-2) === "A" ? "B" : "A") + s.slice(-1) };
+    expect(refusalText(await write(c, 2, manifest, retryWith(altered, yes())))).toContain(
+      "forged or altered",
+    );
+    // Forged from nothing, in effectgate's own format.
+    const forged = { ...q1, requestState: "effectgate.v1.eyJub25jZSI6IngifQ.AAAA" };
+    expect(refusalText(await write(c, 3, manifest, retryWith(forged, yes())))).toContain("forged or altered");
+    // Re-aimed: a state for one path on a retry that writes another.
+    const q2 = questionOf(await write(c, 4, manifest));
+    expect(refusalText(await write(c, 5, other, retryWith(q2, yes())))).toContain(
+      "does not repeat the call that was asked about",
+    );
+    // Replayed: a state that already let one call through lets no other.
+    const q3 = questionOf(await write(c, 6, manifest));
+    const first = await write(c, 7, manifest, retryWith(q3, yes()));
+    expect((first.result as { isError?: boolean }).isError).toBeUndefined();
+    expect(refusalText(await write(c, 8, manifest, retryWith(q3, yes())))).toContain("already used");
+    expect(await c.close()).toBe(0);
+
+    expect(existsSync(other)).toBe(false);
+    expect(calls(record).map((m) => m.id)).toEqual([7]);
+  });
+
+  it("a client that declares no elicitation is answered out of band, as before", async () => {
+    const { record, manifest, c } = setup();
+    const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": {} };
+    const r = await write(c, 1, manifest, {}, meta);
+    expect(refusalText(r)).toContain("effectgate allow ");
+    expect(await c.close()).toBe(0);
+    expect(calls(record)).toEqual([]);
+  });
+
+  it("a yes for this session lets the same effect through unasked, and asks again for another path", async () => {
+    const { record, manifest, other, c } = setup();
+    const q = questionOf(await write(c, 1, manifest));
+    const r2 = await write(c, 2, manifest, retryWith(q, yes("this session")));
+    expect((r2.result as { isError?: boolean }).isError).toBeUndefined();
+    // The same effect again, a fresh call: no question.
+    const r3 = await write(c, 3, manifest);
+    expect((r3.result as { resultType?: string }).resultType).toBeUndefined();
+    // Another path is another effect: asked.
+    questionOf(await write(c, 4, other));
+    expect(await c.close()).toBe(0);
+    expect(calls(record).map((m) => m.id)).toEqual([2, 3]);
+    expect(existsSync(other)).toBe(false);
+  });
+});
