@@ -11,6 +11,8 @@ import { EXIT } from "../core/errors.js";
 import { evaluateBenign, type BenignSession } from "../core/evaluation/benign.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../core/policy/api.js";
+import { askChannelOf, type AskChannel } from "../core/gate/ask-channel.js";
+import { isRecord } from "../core/wire/jsonrpc.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
 import { buildTranscript } from "../core/replay/transcript.js";
 import type { PageSession } from "../core/replay/html.js";
@@ -136,6 +138,10 @@ async function status(o: Options): Promise<number> {
           calls: m.calls,
           refused: m.refused,
           tainted: s.items.some((i) => i.marker === "TAINT"),
+          ...clientOf(
+            (read.get(g) ?? []).flatMap((f) => f.entries),
+            s.sid,
+          ),
         };
         report.recent.push(r);
         page.push({ file: r.file, session: s, items: s.items });
@@ -301,4 +307,20 @@ function startOfGroup(group: string[], read: Map<string[], BenignSession[]>): st
   if (first !== undefined && "record" in first) return first.record.t;
   const name = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})/.exec(basename(group[0] as string));
   return name ? `${name[1]}-${name[2]}-${name[3]}T${name[4]}:${name[5]}:00.000Z` : null;
+}
+
+/** Who the client of session `sid` was, and how strict asks it, from its handshake record. */
+function clientOf(
+  entries: BenignSession["entries"],
+  sid: string,
+): { client: string | null; asks: AskChannel | null } {
+  for (const e of entries) {
+    if (!("record" in e) || e.record.type !== "event" || e.record.sid !== sid) continue;
+    if (e.record.ev !== "handshake") continue;
+    const info = e.record.data["clientInfo"];
+    const name = isRecord(info) && typeof info["name"] === "string" ? info["name"] : null;
+    const version = isRecord(info) && typeof info["version"] === "string" ? ` ${info["version"]}` : "";
+    return { client: name === null ? null : `${name}${version}`, asks: askChannelOf(e.record.data) };
+  }
+  return { client: null, asks: null };
 }

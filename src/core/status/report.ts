@@ -6,6 +6,7 @@ import type { Flagged } from "../evaluation/benign.js";
 import type { Rate } from "../evaluation/active-time.js";
 import { escapeForTerminal as esc } from "../replay/escape.js";
 import { exceptionAdvice, policyCopy, switchCommand, whyCommand } from "./advice.js";
+import type { AskChannel } from "../gate/ask-channel.js";
 
 export interface ServerStatus {
   name: string;
@@ -38,6 +39,10 @@ export interface RecentSession {
   calls: number;
   refused: number;
   tainted: boolean;
+  /** The client's `clientInfo` name and version, as its handshake gave them; null: not said. */
+  client: string | null;
+  /** How strict asks this client (src/core/gate/ask-channel.ts); null: no handshake was logged. */
+  asks: AskChannel | null;
 }
 
 /** A call a level would have refused (or, at strict, asked about), with where it came from. */
@@ -81,6 +86,13 @@ export interface StatusReport {
   shippedPolicy: string;
   home: string;
 }
+
+/** How each channel reads in the last sessions (docs/asking.md). */
+const ASKS: Record<AskChannel, string> = {
+  elicitation: "in the chat (elicitation)",
+  input_required: "in the chat (input_required)",
+  "out of band": "out of band (effectgate pending / allow)",
+};
 
 /** Flagged calls that `level` would have refused (at strict, asked about too), grouped by rule. */
 export function groupsAt(level: "enforce" | "strict", calls: readonly WouldRefuse[]): RuleGroup[] {
@@ -162,6 +174,9 @@ export function formatStatus(r: StatusReport): string[] {
     for (const s of r.recent)
       out.push(
         `  ${shortTime(s.start)}  ${esc(s.name ?? "(no name)")}  ${esc(s.level ?? "?")}  ${plural(s.calls, "call")}, ${s.refused} refused${s.tainted ? ", tainted" : ""}  ${esc(s.file)}`,
+        ...(s.asks === null
+          ? []
+          : [`    client ${esc(s.client ?? "(no name)")}: strict asks ${ASKS[s.asks]}`]),
       );
   }
   out.push(...formatWindow(r));

@@ -46,6 +46,16 @@ describe("effectgate status", () => {
     expect(r.stdout).toContain("    plain  NOT WRAPPED: its calls are not judged (effectgate install)");
   });
 
+  it("says which client each last session had, and how strict would ask it", () => {
+    const r = cli(box, ["status"]);
+    // The session's client declared no elicitation in its 2025 handshake.
+    expect(r.stdout).toContain("    client test 1: strict asks out of band (effectgate pending / allow)");
+    const json = JSON.parse(cli(box, ["status", "--json"]).stdout) as {
+      recent: Array<{ client: string | null; asks: string | null }>;
+    };
+    expect(json.recent[0]).toMatchObject({ client: "test 1", asks: "out of band" });
+  });
+
   it("is what the first session at observe points to, and names the same switch", () => {
     // The relay's notice (src/core/gate/observe-notice.ts): "see what it would have refused
     // with effectgate status, then run effectgate install --level enforce ...".
