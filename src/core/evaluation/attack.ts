@@ -1,6 +1,8 @@
 // Attack recall: each scenario's messages go, in order, through the same session judge the relay
 // uses (taint included) and through pin state when the scenario has a lock. A scenario counts as
 // stopped at a level only if its harmful message is refused there.
+import { channelFor } from "../gate/ask-channel.js";
+import { requestCapabilities } from "../gate/input-required.js";
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { JudgeEnvironment } from "../policy/api.js";
@@ -131,8 +133,17 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
         ? judge.judge(call.method, call.params, call.problem)
         : { verdict: "deny", rule: "pin", reason: pin.reason, effects: [], tainted: judge.tainted };
       let outcome: ScenarioRun["outcome"] = outcomeFor(level, decision.verdict);
-      // As in the relay, a 2026-07-28 request is never asked about.
-      if (outcome === "ask") outcome = canAsk && !call.modern ? "asked" : "refuse";
+      // As in the relay (ask-channel.ts): asked in the chat, else refused (out of band).
+      if (outcome === "ask") {
+        const channel = channelFor({
+          modern: call.modern,
+          capabilities: requestCapabilities(call.params),
+          legacyCanElicit: canAsk,
+          alone: read.kind === "parsed" && read.members === undefined && read.calls.length === 1,
+          fits: true,
+        });
+        outcome = channel === "elicitation" || channel === "input_required" ? "asked" : "refuse";
+      }
       if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, decision };
     }
     const { outcome, decision } = worst as NonNullable<typeof worst>;

@@ -60,6 +60,18 @@ export interface BenignReport {
   flagged: Flagged[];
   enforce: Rate;
   strict: Rate;
+  /**
+   * What strict does with each confirm: asked in the chat (`elicitation`, `input_required`) or
+   * refused (`out of band`: with an id for `effectgate allow`; `none`: its question is too long
+   * to show), and how many questions an active hour brings (null: no active time).
+   */
+  asks: StrictAsks;
+}
+
+export interface StrictAsks {
+  asked: { elicitation: number; input_required: number };
+  refused: { "out of band": number; none: number };
+  questionsPerActiveHour: number | null;
 }
 
 /** How to place a session's paths: the command supplies home (and the judge) per platform. */
@@ -139,6 +151,7 @@ export function evaluateBenign(
     rules: {},
     flagged: [],
     blocks: { enforce: 0, strict: 0 },
+    asks: { elicitation: 0, input_required: 0, "out of band": 0, none: 0 },
     unjudged: { tooLarge: 0 },
     answers: { noRequest: 0, tooLarge: 0, early: 0 },
   };
@@ -192,6 +205,20 @@ export function evaluateBenign(
     answers: counts.answers,
     enforce: blocksPerWeek(counts.blocks.enforce, counts.calls, activeMs),
     strict: blocksPerWeek(counts.blocks.strict, counts.calls, activeMs),
+    asks: strictAsks(counts.asks, activeMs),
+  };
+}
+
+/** Confirms at strict: asked in the chat or refused, by channel, and questions per active hour. */
+function strictAsks(byChannel: Counts["asks"], activeMs: number): StrictAsks {
+  const asked = { elicitation: byChannel.elicitation, input_required: byChannel.input_required };
+  const refused = { "out of band": byChannel["out of band"], none: byChannel.none };
+  const questions = asked.elicitation + asked.input_required;
+  return {
+    asked,
+    refused,
+    questionsPerActiveHour:
+      activeMs > 0 ? Math.round((questions / (activeMs / 3_600_000)) * 100) / 100 : null,
   };
 }
 

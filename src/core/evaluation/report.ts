@@ -92,7 +92,18 @@ export function formatBenign(b: BenignReport, policy: string): string[] {
   out.push("  blocks per week of active time (enforce refuses deny; strict also stops every confirm):");
   out.push(rateText("enforce", b.enforce));
   out.push(rateText("strict", b.strict));
+  out.push(...asksText(b.asks));
   return out;
+}
+
+/** Strict's confirms: asked in the chat or refused, by channel (docs/asking.md). */
+function asksText(a: BenignReport["asks"]): string[] {
+  const asked = a.asked.elicitation + a.asked.input_required;
+  const refused = a.refused["out of band"] + a.refused.none;
+  return [
+    `  confirms at strict: ${asked} asked in the chat (elicitation ${a.asked.elicitation}, input_required ${a.asked.input_required}), ${refused} refused (out of band ${a.refused["out of band"]}, none ${a.refused.none})`,
+    `  questions per active hour at strict: ${a.questionsPerActiveHour === null ? "no active time" : a.questionsPerActiveHour}`,
+  ];
 }
 
 function verdictText(v: BenignReport["verdicts"]): string {

@@ -5,6 +5,8 @@
 // is effectgate's text, not the tool's, and reaches no judge. An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
+import { channelFor, type CallChannel } from "../gate/ask-channel.js";
+import { requestCapabilities } from "../gate/input-required.js";
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import { askQuestion } from "../gate/ask-text.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
@@ -36,6 +38,8 @@ export interface Counts {
   rules: Record<string, { confirm: number; deny: number }>;
   flagged: Flagged[];
   blocks: Record<RebuiltLevel, number>;
+  /** Confirms at strict by how they would be put: asked (in the chat) or refused (out of band, none). */
+  asks: Record<CallChannel, number>;
   unjudged: { tooLarge: number };
   answers: { noRequest: number; tooLarge: number; early: number };
 }
@@ -138,8 +142,9 @@ export class SessionRebuild {
     for (const req of requests) if (req.method === "initialize") this.noteInitialize(req.params);
     // Any call a level refuses keeps the whole frame (a batch too) from the server at that level.
     const reaches: Record<RebuiltLevel, boolean> = { enforce: true, strict: true };
+    const alone = read.kind === "parsed" && read.members === undefined && read.calls.length === 1;
     for (const call of read.calls) {
-      const refused = this.judgeCall(file, line, r.t, call);
+      const refused = this.judgeCall(file, line, r.t, call, alone);
       for (const level of LEVELS) if (refused[level]) reaches[level] = false;
     }
     this.track(requests, frame, reaches);
@@ -147,7 +152,13 @@ export class SessionRebuild {
   }
 
   /** Judge one call at each level; says which levels refuse it. */
-  private judgeCall(file: string, line: number, t: string, call: JudgedCall): Record<RebuiltLevel, boolean> {
+  private judgeCall(
+    file: string,
+    line: number,
+    t: string,
+    call: JudgedCall,
+    alone: boolean,
+  ): Record<RebuiltLevel, boolean> {
     const c = this.counts;
     const d = {
       enforce: this.judges.enforce.judge(call.method, call.params, call.problem),
@@ -157,12 +168,25 @@ export class SessionRebuild {
       enforce: outcomeFor("enforce", d.enforce.verdict),
       strict: outcomeFor("strict", d.strict.verdict),
     };
-    // A question reaches a person only when the client declared elicitation, the call is not
-    // a 2026-07-28 request and its question fits (ask-text.ts), as in the relay; a benign
-    // session's user says yes.
-    const fits = () =>
-      askQuestion({ method: call.method, params: call.params, decision: d.strict, policySource: "" }).ok;
-    const asked = this.canAsk && !call.modern && fits();
+    // A question reaches a person in the chat when its channel is elicitation or input_required,
+    // as in the relay (ask-channel.ts); a benign session's user says yes. Out of band, the call
+    // is refused with an id.
+    const channel =
+      out.strict === "ask"
+        ? channelFor({
+            modern: call.modern,
+            capabilities: requestCapabilities(call.params),
+            legacyCanElicit: this.canAsk,
+            alone,
+            fits: askQuestion({
+              method: call.method,
+              params: call.params,
+              decision: d.strict,
+              policySource: "",
+            }).ok,
+          })
+        : undefined;
+    const asked = channel === "elicitation" || channel === "input_required";
     const refused = {
       enforce: out.enforce === "refuse",
       strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
@@ -174,6 +198,7 @@ export class SessionRebuild {
     if (out.enforce === "refuse") c.blocks.enforce += 1;
     // Every confirm at strict interrupts: a refusal, or a question to the user (decision 0033).
     if (out.strict !== "forward") c.blocks.strict += 1;
+    if (channel !== undefined) c.asks[channel] += 1;
     if (d.enforce.verdict !== "allow") {
       const row = (c.rules[d.enforce.rule ?? "(no rule)"] ??= { confirm: 0, deny: 0 });
       row[d.enforce.verdict] += 1;

@@ -21,3 +21,28 @@ export function askChannelOf(handshake: Record<string, unknown>): AskChannel {
   if (handshake["era"] === "modern") return declaresForm(caps) ? "input_required" : "out of band";
   return isRecord(caps) && isRecord(caps["elicitation"]) ? "elicitation" : "out of band";
 }
+
+/** How strict puts one call's question, or `none` when it cannot be put at all. */
+export type CallChannel = AskChannel | "none";
+
+/**
+ * The channel of one confirm at strict, as the relay picks it: a 2025 client that declared
+ * elicitation is asked with `elicitation/create`; a 2026-07-28 call alone in its frame whose
+ * `_meta` declares form elicitation is asked in its result; any other waits out of band. A
+ * question too long to show whole is not put (ask-text.ts). `eval` and `status` read it here.
+ */
+export function channelFor(call: {
+  modern: boolean;
+  /** The call's own client capabilities (2026-07-28 `_meta`); ignored for a 2025 call. */
+  capabilities: unknown;
+  /** A 2025 client declared elicitation in `initialize`. */
+  legacyCanElicit: boolean;
+  /** The call is the only one in its frame. */
+  alone: boolean;
+  /** Its question fits (ask-text.ts). */
+  fits: boolean;
+}): CallChannel {
+  if (!call.fits) return "none";
+  if (call.modern) return call.alone && declaresForm(call.capabilities) ? "input_required" : "out of band";
+  return call.legacyCanElicit ? "elicitation" : "out of band";
+}

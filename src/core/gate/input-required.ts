@@ -15,10 +15,15 @@ export const APPROVAL_INPUT = "effectgate_approval";
 
 const CLIENT_CAPS = "io.modelcontextprotocol/clientCapabilities";
 
+/** A 2026-07-28 request's own client capabilities (`_meta`), or undefined. */
+export function requestCapabilities(params: unknown): unknown {
+  const meta = isRecord(params) && isRecord(params["_meta"]) ? params["_meta"] : undefined;
+  return meta?.[CLIENT_CAPS];
+}
+
 /** Whether this 2026-07-28 request declares form elicitation in its `_meta` (ask-channel.ts). */
 export function declaresFormElicitation(params: unknown): boolean {
-  const meta = isRecord(params) && isRecord(params["_meta"]) ? params["_meta"] : undefined;
-  return meta !== undefined && declaresForm(meta[CLIENT_CAPS]);
+  return declaresForm(requestCapabilities(params));
 }
 
 /** The result that asks: `resultType: "input_required"` with the question and the sealed state. */

@@ -590,11 +590,69 @@ describe("benign sessions", () => {
     expect(r.activeMs).toBe(80 * 60_000);
     expect(r.enforce).toEqual({ ok: true, perWeek: (1 * 7 * 24 * 60) / 80, blocks: 1, calls: 5 });
     expect(r.strict).toEqual({ ok: true, perWeek: (5 * 7 * 24 * 60) / 80, blocks: 5, calls: 5 });
-    expect(formatBenign(r, "default").slice(-3)).toEqual([
+    // No initialize declared elicitation: every confirm waits out of band, refused with an id.
+    expect(r.asks).toEqual({
+      asked: { elicitation: 0, input_required: 0 },
+      refused: { "out of band": 4, none: 0 },
+      questionsPerActiveHour: 0,
+    });
+    expect(formatBenign(r, "default").slice(-5)).toEqual([
       "  blocks per week of active time (enforce refuses deny; strict also stops every confirm):",
       `    enforce  ${((7 * 24 * 60) / 80).toFixed(1)} per week (1 blocked of 5 calls)`,
       `    strict   ${((5 * 7 * 24 * 60) / 80).toFixed(1)} per week (5 blocked of 5 calls)`,
+      "  confirms at strict: 0 asked in the chat (elicitation 0, input_required 0), 4 refused (out of band 4, none 0)",
+      "  questions per active hour at strict: 0",
     ]);
+  });
+});
+
+describe("strict's questions by channel", () => {
+  const write = (id: number, meta?: Msg) => {
+    const c = call(id, "write_file", { path: "package.json", content: "" }) as Msg & { params: Msg };
+    return rpc(meta ? { ...c, params: { ...c.params, _meta: meta } } : c);
+  };
+  const modern = (caps: Msg) => ({
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": caps,
+  });
+
+  it("counts a 2025 client with elicitation and a 2026-07-28 call declaring it as asked, the rest as refused", () => {
+    const init = (caps: Msg) =>
+      rpc({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: caps } });
+    const legacy = evaluateBenign(
+      [
+        {
+          file: "l.jsonl",
+          entries: logOf("L", [hdr(), c2s(0, init({ elicitation: {} })), c2s(30, write(1))]),
+        },
+      ],
+      makeJudge,
+      environmentFor,
+    );
+    expect(legacy.asks).toEqual({
+      asked: { elicitation: 1, input_required: 0 },
+      refused: { "out of band": 0, none: 0 },
+      questionsPerActiveHour: 2,
+    });
+    const now = evaluateBenign(
+      [
+        {
+          file: "m.jsonl",
+          entries: logOf("M", [
+            hdr(),
+            c2s(0, write(1, modern({ elicitation: {} }))),
+            c2s(10, write(2, modern({ elicitation: { url: {} } }))),
+            c2s(20, [write(3, modern({ elicitation: {} })), write(4, modern({ elicitation: {} }))]),
+          ]),
+        },
+      ],
+      makeJudge,
+      environmentFor,
+    );
+    // Alone and declaring form elicitation: asked in the result. URL only, or in a batch: out of band.
+    expect(now.asks.asked).toEqual({ elicitation: 0, input_required: 1 });
+    expect(now.asks.refused).toEqual({ "out of band": 3, none: 0 });
+    expect(now.strict.blocks).toBe(4);
   });
 });
 
@@ -637,6 +695,8 @@ describe("benign report", () => {
       "  blocks per week of active time (enforce refuses deny; strict also stops every confirm):",
       "    enforce  not enough traffic to say: 4 calls over 3 minutes of active time (need at least 60)",
       "    strict   not enough traffic to say: 4 calls over 3 minutes of active time (need at least 60)",
+      "  confirms at strict: 0 asked in the chat (elicitation 0, input_required 0), 1 refused (out of band 1, none 0)",
+      "  questions per active hour at strict: 0",
     ]);
   });
 
@@ -772,6 +832,8 @@ describe("edges of the measurements", () => {
       "  blocks per week of active time (enforce refuses deny; strict also stops every confirm):",
       "    enforce  not enough traffic to say: 1 calls over 0 minutes of active time (need at least 60)",
       "    strict   not enough traffic to say: 1 calls over 0 minutes of active time (need at least 60)",
+      "  confirms at strict: 0 asked in the chat (elicitation 0, input_required 0), 0 refused (out of band 0, none 0)",
+      "  questions per active hour at strict: no active time",
     ]);
   });
 
