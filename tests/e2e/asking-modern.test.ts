@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
+import { CLI, RawClient, RECORDING_SERVER, received, sandbox } from "./harness.js";
 
 const STRICT = ["--level", "strict", "--", process.execPath, RECORDING_SERVER];
 const META = {
@@ -165,11 +165,49 @@ describe("strict in a 2026-07-28 session asks in the result, and the retry carri
     expect((r2.result as { isError?: boolean }).isError).toBeUndefined();
     // The same effect again, a fresh call: no question.
     const r3 = await write(c, 3, manifest);
-    expect((r3.result as { resultType?: string }).resultType).toBeUndefined();
+    expect(r3.result).toMatchObject({ resultType: "complete", content: [{ text: `wrote ${manifest}` }] });
     // Another path is another effect: asked.
     questionOf(await write(c, 4, other));
     expect(await c.close()).toBe(0);
     expect(calls(record).map((m) => m.id)).toEqual([2, 3]);
     expect(existsSync(other)).toBe(false);
+  });
+
+  it.each([
+    ["an explicit yes lets the call through once", { allow: true }, true],
+    ["an unticked box is refused", { allow: false }, false],
+  ])("the official SDK client (2.x, 2026-07-28, auto-fulfilled): %s", async (_, content, passes) => {
+    const { env, record, manifest } = setup();
+    const { Client } = await import("@modelcontextprotocol/client");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, ...STRICT],
+      env: env as Record<string, string>,
+      stderr: "ignore",
+    });
+    const client = new Client(
+      { name: "sdk-modern-e2e", version: "1" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        inputRequired: { autoFulfill: true },
+      },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", (req) => {
+      asked.push(String((req.params as { message?: unknown }).message));
+      return Promise.resolve({ action: "accept" as const, content });
+    });
+    await client.connect(transport);
+    const r = await client.callTool({ name: "write_file", arguments: { path: manifest, content: "{}" } });
+    await client.close();
+
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain(`- write ${manifest}`);
+    expect(r.isError === true).toBe(!passes);
+    expect(existsSync(manifest)).toBe(passes);
+    // The held original never reached the server; the approved retry did, once.
+    expect(calls(record)).toHaveLength(passes ? 1 : 0);
   });
 });
