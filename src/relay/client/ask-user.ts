@@ -7,9 +7,10 @@ import type { ClientContext } from "./client-context.js";
 import { canAskInResult } from "./result-frames.js";
 
 /**
- * Puts a gate's question to the user. A grant from `effectgate allow` for exactly this effect
- * answers it unasked; else the client is asked in its chat when it can be (elicitation); else in
- * a desktop dialog when the user opted in and one can be shown; else the question waits out of
+ * Puts a gate's question to the user. A yes kept for the session (decision 0124) or a grant from
+ * `effectgate allow` for exactly this effect answers it unasked; else the client is asked in its
+ * chat when it can be (elicitation, or in a 2026-07-28 call's result: decision 0123); else in a
+ * desktop dialog when the user opted in and one can be shown; else the question waits out of
  * band and the call is refused with its id (decision 0105).
  */
 export async function askUser(
