@@ -65,6 +65,8 @@ export function forwardRetry(client: ClientContext, frame: SeenFrame, m: Member,
   }
   client.track(m.method, m.id, params);
   d.stats.forwarded++;
+  // The log keeps the client's frame as it came; this says what the server got instead.
+  d.log.event("retry-forwarded", { id: m.answerId.value, without: ["requestState", "inputResponses"] });
   const line = spelled.spell(JSON.stringify({ jsonrpc: "2.0", id, method: m.method, params }));
   d.toServer.write(Buffer.from(`${line}${frame.eol}`));
 }
