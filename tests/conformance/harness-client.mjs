@@ -7,6 +7,7 @@
 //
 //   node harness-client.mjs effectgate|mcp-remote [--level L] <server-url>
 // The suite appends the URL and sets MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT).
+import { URL } from "node:url";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -22,7 +23,17 @@ const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CON
 // The suite's CIMD scenarios expect this client id URL (the suite's own client uses it too).
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
-function command() {
+/** The first authorization server the resource's protected-resource metadata names. */
+async function issuerOf(resource) {
+  const u = new URL(resource);
+  const res = await globalThis.fetch(new URL(`/.well-known/oauth-protected-resource${u.pathname}`, u.origin));
+  const meta = await res.json();
+  const issuer = meta.authorization_servers?.[0];
+  if (typeof issuer !== "string") throw new Error(`no authorization server in ${JSON.stringify(meta)}`);
+  return issuer;
+}
+
+async function command() {
   const env = { ...process.env };
   if (bridge === "effectgate") {
     const extra = [];
@@ -36,6 +47,19 @@ function command() {
       );
     }
     if (scenario === "auth/basic-cimd") extra.push("--oauth-client-metadata-url", CIMD_URL);
+    if (scenario === "auth/client-credentials-basic") {
+      // A machine client names its issuer up front (the secret goes there only); the scenario's
+      // authorization server listens on a port of its own, which its resource metadata names.
+      env.CONFORMANCE_CLIENT_SECRET = ctx.client_secret;
+      extra.push(
+        "--oauth-client-id",
+        ctx.client_id,
+        "--oauth-client-secret-env",
+        "CONFORMANCE_CLIENT_SECRET",
+        "--oauth-client-credentials",
+        await issuerOf(url),
+      );
+    }
     return {
       command: process.execPath,
       args: [join(ROOT, "dist", "main.js"), ...bridgeArgs, ...extra, "--url", url],
@@ -58,7 +82,7 @@ function command() {
 }
 
 async function main() {
-  const c = command();
+  const c = await command();
   const transport = new StdioClientTransport({ ...c, stderr: "inherit" });
   const elicits = scenario.startsWith("elicitation");
   const client = new Client(
