@@ -1,10 +1,5 @@
-import { type ContainerKind, containerTest } from "../effects/containers.js";
-import { withEgress } from "../effects/egress.js";
-import { extractEffects } from "../effects/extract.js";
-import { isUrl } from "../effects/string-shapes.js";
-import { knownTool } from "../effects/tool-table.js";
-import { carriedSecrets } from "../secrets/carried.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";
+import type { ContainerKind } from "../effects/containers.js";
 import type { ShellState } from "../commands/api.js";
 import type { CommandSetup } from "../commands/setup.js";
 import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
@@ -13,7 +8,9 @@ import { type Decision, type Effect, type Verdict, VERDICT_RANK } from "../types
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
-import { judgeCarried, sentSecretFiles } from "./judge-egress.js";
+import { sentSecretFiles } from "./judge-egress.js";
+import { carriedItems } from "./carried-items.js";
+import { requestEffects, type RequestEffects, subjectOf } from "./request-effects.js";
 
 /** A decision with the per-effect verdicts behind it (what `effectgate check` prints). */
 export interface Explanation {
@@ -69,135 +66,6 @@ function unjudgeable(subject: string, why: string, tainted: boolean, effects: Ef
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-
-/** The call's target and arguments, per judged method; a string when the params are ill-formed. */
-function callShape(
-  method: string,
-  params: unknown,
-): { subject: string; args: Record<string, unknown> } | { effects: Effect[]; subject: string } | string {
-  if (!isRecord(params))
-    return `${method} params must be an object, got ${params === undefined ? "none" : params === null ? "null" : Array.isArray(params) ? "a list" : typeof params}`;
-  if (method === "resources/read") {
-    const uri = params["uri"];
-    if (typeof uri !== "string") return `resources/read needs a string uri, got ${typeof uri}`;
-    // file:// and scheme-less URIs name local files; http(s) is a network read; other schemes are
-    // the server's own namespace (memo://, postgres://) and name nothing on this machine.
-    if (isUrl(uri))
-      return {
-        subject: uri,
-        effects: withEgress(uri, {}, [{ operation: "read", kind: "url", at: "uri", spelled: uri }]),
-      };
-    const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(uri)?.[1]?.toLowerCase();
-    if (scheme !== undefined && scheme !== "file") return { subject: uri, effects: [] };
-    return { subject: uri, effects: [{ operation: "read", kind: "path", at: "uri", spelled: uri }] };
-  }
-  const name = params["name"];
-  if (typeof name !== "string")
-    return `${method} needs a string name, got ${name === undefined ? "none" : typeof name}`;
-  const args = params["arguments"];
-  if (args === undefined || args === null) return { subject: name, args: {} };
-  if (!isRecord(args))
-    return `${method} arguments must be an object, got ${Array.isArray(args) ? "a list" : typeof args}`;
-  return { subject: name, args };
-}
-
-export type RequestEffects =
-  | {
-      subject: string;
-      effects: Effect[];
-      execGlob: string | undefined;
-      /** Whether an effect's path may be a folder the call moves or removes as a whole. */
-      isContainer: (e: Effect) => ContainerKind | undefined;
-      /** The call's arguments (tools/call and prompts/get). */
-      args?: Record<string, unknown>;
-      /**
-       * A tool neither the table nor the exec class knows: its server receives every argument,
-       * and effectgate cannot tell that they stay on this machine (secrets are looked for).
-       */
-      opaque?: boolean;
-      /** The state a persistent shell would be left in (extractEffects). */
-      shell?: { id: string; state: ShellState };
-    }
-  | { subject: string; error: string };
-
-const NONE = (): ContainerKind | undefined => undefined;
-
-/** The effects a judged request names, before canonicalisation (also used by taint on responses). */
-export function requestEffects(
-  policy: CompiledPolicy,
-  method: string,
-  params: unknown,
-  setup?: CommandSetup,
-): RequestEffects {
-  const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
-  const shape = callShape(method, params);
-  if (typeof shape === "string") return { subject: fallbackSubject, error: shape };
-  if ("effects" in shape)
-    return { subject: shape.subject, effects: shape.effects, execGlob: undefined, isContainer: NONE };
-  const execGlob = policy.execGlob(shape.subject);
-  const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined, setup);
-  if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
-  const legacy = containerTest(shape.subject, shape.args, execGlob !== undefined);
-  // An effect of a parsed command says itself whether it is a whole folder; the rest are read the old way.
-  const isContainer = (e: Effect): ContainerKind | undefined =>
-    e.via !== undefined ? e.via.container : legacy(e);
-  const effects = withEgress(shape.subject, shape.args, extraction.effects);
-  const opaque =
-    method === "tools/call" && execGlob === undefined && knownTool(shape.subject, shape.args) === undefined;
-  const out: RequestEffects = {
-    subject: shape.subject,
-    effects,
-    execGlob,
-    isContainer,
-    args: shape.args,
-    opaque,
-  };
-  if (extraction.shell !== undefined) out.shell = extraction.shell;
-  return out;
-}
-
-/** The effect secrets ride on: the call's first send, else its first fetch, else its own server. */
-function carrierOf(subject: string, effects: readonly Effect[]): Effect {
-  return (
-    effects.find((e) => e.kind === "egress") ??
-    effects.find((e) => e.kind === "url") ?? {
-      operation: "send",
-      kind: "egress",
-      at: "arguments",
-      spelled: subject,
-      canonical: "its server",
-      destination: { service: "its server" },
-    }
-  );
-}
-
-/**
- * The items for the secrets a call carries out (egress.secrets): looked for when the call sends
- * or fetches, and for a tool effectgate does not know (its server receives every argument).
- */
-function carriedItems(
-  cx: DecideContext,
-  found: Extract<RequestEffects, { effects: Effect[] }>,
-  method: string,
-  judged: readonly Effect[],
-): JudgedEffect[] {
-  if (method !== "tools/call" || found.args === undefined) return [];
-  const sends = found.effects.some((e) => e.kind === "egress" || e.kind === "url");
-  if (!sends && found.opaque !== true) return [];
-  const scan = carriedSecrets(found.args, cx.secretFiles);
-  // The judged form of the send (it carries the destination that decided), for the record.
-  const carrier = carrierOf(found.subject, judged);
-  const ecx = { tool: found.subject, policy: cx.policy, tainted: cx.tainted };
-  const items = scan.found.map((c) => judgeCarried(carrier, c, ecx));
-  if (scan.capped !== undefined && cx.policy.egress.secrets !== "allow") {
-    const why = `${found.subject} would send data effectgate cannot read for secrets: ${scan.capped}`;
-    items.push({ effect: carrier, verdict: "deny", rule: "unjudgeable", reason: why, unjudgeable: why });
-  }
-  return items;
-}
-
 /**
  * A folder that is placed or removed as a whole also touches every path below it: a pattern that
  * could match below it (CompiledPolicy.matchBelow; anchored patterns only for a removal) counts
@@ -248,7 +116,7 @@ export function explainCall(
   params: unknown,
   problem?: string,
 ): Explanation {
-  const fallbackSubject = isRecord(params) && typeof params["name"] === "string" ? params["name"] : method;
+  const fallbackSubject = subjectOf(method, params);
   if (problem !== undefined) return unjudgeable(fallbackSubject, problem, cx.tainted);
   if (method !== "tools/call" && method !== "prompts/get" && method !== "resources/read") {
     return {

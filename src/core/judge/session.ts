@@ -7,13 +7,8 @@ import { catalogueFor, type CommandSetup, scriptReader } from "../commands/setup
 import { taintFromResponse } from "../taint/observe.js";
 import { createSecretFiles, isEnvFile } from "../secrets/fingerprints.js";
 import { destinationKey, destinationsOf } from "../effects/egress.js";
-import {
-  type CommandContextForCall,
-  type Explanation,
-  explainCall,
-  requestEffects,
-  type RequestEffects,
-} from "./decide.js";
+import { type CommandContextForCall, type Explanation, explainCall } from "./decide.js";
+import { requestEffects, type RequestEffects } from "./request-effects.js";
 import type { Canonicalise } from "./judge-effect.js";
 import { rememberWrites } from "./models.js";
 import { Planted } from "./planted.js";

@@ -1,4 +1,4 @@
-import { type RequestEffects, requestEffects } from "../judge/decide.js";
+import { type RequestEffects, requestEffects } from "../judge/request-effects.js";
 import { canonicalHost, hostClass } from "../net/host.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { Effect } from "../types.js";

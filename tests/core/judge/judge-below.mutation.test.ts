@@ -1,7 +1,7 @@
 // The judge on folders moved or removed as a whole, on links, hard links and `..` through links,
 // and on the exact shape of a decision. Links come from the synthetic resolver eval uses.
 import { describe, expect, it } from "vitest";
-import { requestEffects } from "../../../src/core/judge/decide.js";
+import { requestEffects } from "../../../src/core/judge/request-effects.js";
 import type { Canonicalise } from "../../../src/core/judge/judge-effect.js";
 import { createSessionJudge } from "../../../src/core/judge/session.js";
 import { mapResolver } from "../../../src/core/evaluation/machine.js";
