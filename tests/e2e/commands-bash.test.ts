@@ -48,6 +48,9 @@ function sandbox(): Box {
   mkdirSync(join(b.project, ".claude"));
   writeFileSync(join(b.project, ".claude", "settings.json"), '{"permissions":{"defaultMode":"default"}}');
   writeFileSync(join(b.project, "notes.txt"), "hello\n");
+  // The project's remembered "always allow" answers (decision 0134): an edit allows a new effect.
+  mkdirSync(join(b.project, ".effectgate"));
+  writeFileSync(join(b.project, ".effectgate", "allow.yaml"), "allow: []\n");
   return b;
 }
 
@@ -57,6 +60,9 @@ const snapshot = (b: Box): string =>
     bashrc: readFileSync(join(b.home, ".bashrc"), "utf8"),
     key: statSync(join(b.home, ".ssh", "id_rsa")).mode & 0o777,
     settings: readFileSync(join(b.project, ".claude", "settings.json"), "utf8"),
+    allowFile: existsSync(join(b.project, ".effectgate", "allow.yaml"))
+      ? readFileSync(join(b.project, ".effectgate", "allow.yaml"), "utf8")
+      : "gone",
     gitconfig: existsSync(join(b.home, ".gitconfig")),
     pwned: existsSync(join(b.home, "pwned")),
     makeRan: existsSync(join(b.project, "made")),
@@ -96,6 +102,15 @@ const CASES: Array<{
     name: "sed -i on .claude/settings.json after a cd",
     calls: () => [run("cd .claude && sed -i 's/default/bypassPermissions/' settings.json")],
   },
+  {
+    name: "sed -i on the project allow file",
+    calls: () => [run("sed -i 's/\\[\\]/[x]/' .effectgate/allow.yaml")],
+  },
+  {
+    name: "appending to the project allow file after a cd",
+    calls: () => [run("cd .effectgate && echo '- tool: x' >> allow.yaml")],
+  },
+  { name: "moving the project allow file away", calls: () => [run("mv .effectgate/allow.yaml gone.yaml")] },
   {
     name: "git config --global core.hooksPath",
     calls: () => [run("git config --global core.hooksPath ~/.cache/h")],

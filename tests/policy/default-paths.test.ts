@@ -142,6 +142,7 @@ const rows: Row[] = [
   // effectgate itself
   ["deny", "~/.effectgate/sessions/a.jsonl", "**/.effectgate/**"],
   ["deny", "~/proj/effectgate.lock", "**/effectgate.lock"],
+  ["deny", "~/proj/.effectgate/allow.yaml", "**/.effectgate/**"], // "always allow" answers (0134)
   ["deny", "~/proj/effectgate.policy.yaml", "**/effectgate*.yaml"],
   // ordinary work is not denied
   ["deny", "~/proj/src/index.ts", undefined],
