@@ -40,7 +40,7 @@ export function readCases(dir) {
 }
 
 /** Runs `cases` at `level`; one row per case. */
-export async function runCases(cases, level, secrets = madeSecrets()) {
+export async function runCases(cases, level, { home, secrets = madeSecrets() } = {}) {
   const rows = [];
   for (const c of cases) {
     const plan = planCase(c, secrets);
@@ -54,6 +54,7 @@ export async function runCases(cases, level, secrets = madeSecrets()) {
       steps: plan.steps,
       approveFirst: plan.approveRules !== undefined,
       approveRules: plan.approveRules,
+      home,
     });
     rows.push({ id: c.id, category: c.category, level, expected: c.expected_verdict, score: scoreCase(c, plan, outcome, didReach) });
   }
@@ -64,14 +65,17 @@ async function main() {
   const program = new Command("agent-egress-bench")
     .requiredOption("--suite <path>", "a checkout of agent-egress-bench, or a folder of its case files")
     .addOption(new Option("--level <level...>", "levels to run (default: all)").choices(LEVELS))
+    .option("--home <dir>", "what ~ means to the relay: the suite's paths name /home/user", "/home/user")
     .option("--json <file>", "also write every row as JSON")
     .option("--cases", "print one line per case");
   program.parse();
   const opts = program.opts();
+  if (!statSync(opts.suite, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--suite: expected a folder (a checkout of agent-egress-bench), got ${opts.suite}`);
   const cases = readCases(opts.suite);
   if (cases.length === 0) throw new Error(`${opts.suite}: expected mcp_stdio case files (cases/<category>/*.json), got none`);
   const rows = [];
-  for (const level of opts.level ?? LEVELS) rows.push(...(await runCases(cases, level)));
+  for (const level of opts.level ?? LEVELS) rows.push(...(await runCases(cases, level, { home: opts.home })));
   printTable(rows, { perCase: opts.cases === true });
   if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 2) + "\n");
 }

@@ -47,17 +47,20 @@ function exitOf(child) {
 /**
  * Runs `steps` (JSON-RPC messages a client sends, in order, each awaited when it has an id)
  * through `effectgate --level LEVEL` (or EFFECTGATE_OFF=1 for `off`) in front of a fixture
- * answering by `rules`. `lock` (an approve run first) pins what the server offers at start.
+ * answering by `rules`. With `approveFirst`, `effectgate approve` pins what the server offers at
+ * start (answering by `approveRules`, else `rules`) and the relay runs with that lock.
  * Returns the tools/call and resources/read requests that reached the server, and every line
  * the client received.
  */
-export async function runSession({ level, rules, steps, approveFirst = false, approveRules }) {
+export async function runSession({ level, rules, steps, approveFirst = false, approveRules, home }) {
   const dir = mkdtempSync(join(tmpdir(), "eg-third-party-"));
   try {
     for (const d of ["home", "eg", "logs"]) mkdirSync(join(dir, d));
     const script = join(dir, "script.json");
     const record = join(dir, "record.jsonl");
-    const env = { ...process.env, HOME: join(dir, "home"), EFFECTGATE_HOME: join(dir, "eg"), RECORD_FILE: record };
+    // `home` is the suites' user folder (/home/user): their paths name it, and only what ~ means
+    // is taken from it. effectgate's own state lives in EFFECTGATE_HOME, here, never there.
+    const env = { ...process.env, HOME: home ?? join(dir, "home"), EFFECTGATE_HOME: join(dir, "eg"), RECORD_FILE: record };
     delete env.EFFECTGATE_OFF;
     const server = ["node", FIXTURE, script];
     const lockArgs = [];
