@@ -33,7 +33,9 @@ export function serverRules({ tools = [], resources, drift = [] }) {
     // Drifted answers first: a rule with `after` only matches once enough listings came.
     ...drift,
     answerRule("tools/list", { tools }),
-    ...(resources ? [answerRule("resources/list", { resources })] : []),
+    ...(resources
+      ? [answerRule("resources/list", { resources }), answerRule("resources/templates/list", { resourceTemplates: [] })]
+      : []),
   ];
 }
 
