@@ -28,7 +28,7 @@ export function readCases(dir) {
         try {
           c = JSON.parse(readFileSync(p, "utf8"));
         } catch (e) {
-          throw new Error(`${p}: expected a case in JSON, got ${e.message}`);
+          throw new Error(`${p}: expected a case in JSON, got ${e.message}`, { cause: e });
         }
         if (c?.transport === "mcp_stdio") out.push(c);
       }
@@ -45,7 +45,14 @@ export async function runCases(cases, level, { home, secrets = madeSecrets() } =
   for (const c of cases) {
     const plan = planCase(c, secrets);
     if (!plan.applicable) {
-      rows.push({ id: c.id, category: c.category, level, expected: c.expected_verdict, score: "not-applicable", note: plan.reason });
+      rows.push({
+        id: c.id,
+        category: c.category,
+        level,
+        expected: c.expected_verdict,
+        score: "not-applicable",
+        note: plan.reason,
+      });
       continue;
     }
     const outcome = await runSession({
@@ -56,7 +63,13 @@ export async function runCases(cases, level, { home, secrets = madeSecrets() } =
       approveRules: plan.approveRules,
       home,
     });
-    rows.push({ id: c.id, category: c.category, level, expected: c.expected_verdict, score: scoreCase(c, plan, outcome, didReach) });
+    rows.push({
+      id: c.id,
+      category: c.category,
+      level,
+      expected: c.expected_verdict,
+      score: scoreCase(c, plan, outcome, didReach),
+    });
   }
   return rows;
 }
@@ -73,7 +86,8 @@ async function main() {
   if (!statSync(opts.suite, { throwIfNoEntry: false })?.isDirectory())
     throw new Error(`--suite: expected a folder (a checkout of agent-egress-bench), got ${opts.suite}`);
   const cases = readCases(opts.suite);
-  if (cases.length === 0) throw new Error(`${opts.suite}: expected mcp_stdio case files (cases/<category>/*.json), got none`);
+  if (cases.length === 0)
+    throw new Error(`${opts.suite}: expected mcp_stdio case files (cases/<category>/*.json), got none`);
   const rows = [];
   for (const level of opts.level ?? LEVELS) rows.push(...(await runCases(cases, level, { home: opts.home })));
   printTable(rows, { perCase: opts.cases === true });

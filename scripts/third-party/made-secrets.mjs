@@ -20,11 +20,14 @@ function githubToken() {
 }
 
 export function madeSecrets() {
-  const privateKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const privateKey = generateKeyPairSync("ed25519")
+    .privateKey.export({ type: "pkcs8", format: "pem" })
+    .toString();
   const keyId = `AKIA${pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)}`;
   // 30 random bytes are 40 base64 characters, both cases and digits: the shape of an AWS secret.
   let secret = randomBytes(30).toString("base64");
-  while (!/[a-z]/.test(secret) || !/[A-Z]/.test(secret) || !/[0-9/+]/.test(secret)) secret = randomBytes(30).toString("base64");
+  while (!/[a-z]/.test(secret) || !/[A-Z]/.test(secret) || !/[0-9/+]/.test(secret))
+    secret = randomBytes(30).toString("base64");
   const awsCredentials = `[default]\naws_access_key_id = ${keyId}\naws_secret_access_key = ${secret}`;
   const envFile = `NODE_ENV=production\nGITHUB_TOKEN=${githubToken()}\nPORT=8080`;
   return { privateKey, awsCredentials, envFile };

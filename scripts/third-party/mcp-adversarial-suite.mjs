@@ -29,13 +29,17 @@ export function readScenarios(dir) {
         try {
           scenario = parse(readFileSync(p, "utf8"));
         } catch (e) {
-          throw new Error(`${p}: expected a scenario in YAML, got ${e.message}`);
+          throw new Error(`${p}: expected a scenario in YAML, got ${e.message}`, { cause: e });
         }
-        if (typeof scenario?.name !== "string") throw new Error(`${p}: name: expected a scenario name, got none`);
+        if (typeof scenario?.name !== "string")
+          throw new Error(`${p}: name: expected a scenario name, got none`);
         let expected;
         if (typeof scenario.expected_outcomes === "string") {
           // The suite names the file from its root (scenarios/insecurefs/…); a copy may hold it beside the scenario.
-          const candidates = [join(dir, "..", scenario.expected_outcomes), join(dirname(p), scenario.expected_outcomes.split("/").pop())];
+          const candidates = [
+            join(dir, "..", scenario.expected_outcomes),
+            join(dirname(p), scenario.expected_outcomes.split("/").pop()),
+          ];
           const found = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
           if (found) expected = JSON.parse(readFileSync(found, "utf8"));
         }
@@ -58,7 +62,15 @@ export async function runScenarios(scenarios, level, { home } = {}) {
       const setup = locked ? "lock" : "no lock";
       const category = `${scenario.name} (${setup})`;
       if (!plan.applicable) {
-        rows.push({ id: scenario.name, category, level, setup, expected: "block", score: "not-applicable", note: plan.reason });
+        rows.push({
+          id: scenario.name,
+          category,
+          level,
+          setup,
+          expected: "block",
+          score: "not-applicable",
+          note: plan.reason,
+        });
         continue;
       }
       const outcome = await runSession({
@@ -69,7 +81,8 @@ export async function runScenarios(scenarios, level, { home } = {}) {
         approveRules: plan.baseline,
         home,
       });
-      for (const row of scoreScenario(scenario.name, plan, outcome, didReach)) rows.push({ ...row, category, level, setup });
+      for (const row of scoreScenario(scenario.name, plan, outcome, didReach))
+        rows.push({ ...row, category, level, setup });
     }
   }
   return rows;
@@ -77,7 +90,10 @@ export async function runScenarios(scenarios, level, { home } = {}) {
 
 async function main() {
   const program = new Command("mcp-adversarial-suite")
-    .requiredOption("--suite <path>", "a checkout of mcp-adversarial-suite, or a folder of its scenario files")
+    .requiredOption(
+      "--suite <path>",
+      "a checkout of mcp-adversarial-suite, or a folder of its scenario files",
+    )
     .addOption(new Option("--level <level...>", "levels to run (default: all)").choices(LEVELS))
     .option("--home <dir>", "what ~ means to the relay", "/home/user")
     .option("--json <file>", "also write every row as JSON")
@@ -87,9 +103,11 @@ async function main() {
   if (!statSync(opts.suite, { throwIfNoEntry: false })?.isDirectory())
     throw new Error(`--suite: expected a folder (a checkout of mcp-adversarial-suite), got ${opts.suite}`);
   const scenarios = readScenarios(opts.suite);
-  if (scenarios.length === 0) throw new Error(`${opts.suite}: expected scenario files (scenarios/*.yaml), got none`);
+  if (scenarios.length === 0)
+    throw new Error(`${opts.suite}: expected scenario files (scenarios/*.yaml), got none`);
   const rows = [];
-  for (const level of opts.level ?? LEVELS) rows.push(...(await runScenarios(scenarios, level, { home: opts.home })));
+  for (const level of opts.level ?? LEVELS)
+    rows.push(...(await runScenarios(scenarios, level, { home: opts.home })));
   printTable(rows, { perCase: opts.cases === true });
   // A scenario is contained when none of its harmful calls (or spoofed answers) got through.
   for (const level of [...new Set(rows.map((r) => r.level))])

@@ -34,7 +34,10 @@ export function serverRules({ tools = [], resources, drift = [] }) {
     ...drift,
     answerRule("tools/list", { tools }),
     ...(resources
-      ? [answerRule("resources/list", { resources }), answerRule("resources/templates/list", { resourceTemplates: [] })]
+      ? [
+          answerRule("resources/list", { resources }),
+          answerRule("resources/templates/list", { resourceTemplates: [] }),
+        ]
       : []),
   ];
 }
@@ -62,7 +65,12 @@ export async function runSession({ level, rules, steps, approveFirst = false, ap
     const record = join(dir, "record.jsonl");
     // `home` is the suites' user folder (/home/user): their paths name it, and only what ~ means
     // is taken from it. effectgate's own state lives in EFFECTGATE_HOME, here, never there.
-    const env = { ...process.env, HOME: home ?? join(dir, "home"), EFFECTGATE_HOME: join(dir, "eg"), RECORD_FILE: record };
+    const env = {
+      ...process.env,
+      HOME: home ?? join(dir, "home"),
+      EFFECTGATE_HOME: join(dir, "eg"),
+      RECORD_FILE: record,
+    };
     delete env.EFFECTGATE_OFF;
     const server = ["node", FIXTURE, script];
     const lockArgs = [];
@@ -70,10 +78,14 @@ export async function runSession({ level, rules, steps, approveFirst = false, ap
       // approve probes the server as it starts: the baseline a user would have approved.
       writeFileSync(script, JSON.stringify({ rules: approveRules ?? rules }));
       const lock = join(dir, "effectgate.lock");
-      const probe = spawn(process.execPath, [MAIN, "approve", "--lock", lock, "--name", "case", "--", ...server], {
-        env: { ...env, RECORD_FILE: join(dir, "approve.jsonl") },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
+      const probe = spawn(
+        process.execPath,
+        [MAIN, "approve", "--lock", lock, "--name", "case", "--", ...server],
+        {
+          env: { ...env, RECORD_FILE: join(dir, "approve.jsonl") },
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      );
       let err = "";
       probe.stderr.on("data", (b) => (err += b));
       const code = await exitOf(probe);
@@ -84,7 +96,10 @@ export async function runSession({ level, rules, steps, approveFirst = false, ap
     const args = [MAIN, "--log-dir", join(dir, "logs"), ...lockArgs];
     if (level === "off") env.EFFECTGATE_OFF = "1";
     else args.push("--level", level);
-    const child = spawn(process.execPath, [...args, "--", ...server], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...args, "--", ...server], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     child.stderr.resume();
     const received = [];
     const waiting = new Map();
@@ -119,7 +134,11 @@ export async function runSession({ level, rules, steps, approveFirst = false, ap
       jsonrpc: "2.0",
       id: "adapter-init",
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "third-party-adapter", version: "1" } },
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "third-party-adapter", version: "1" },
+      },
     });
     await send({ jsonrpc: "2.0", method: "notifications/initialized" });
     for (const step of steps) answers.push({ step, answer: await send(step) });
