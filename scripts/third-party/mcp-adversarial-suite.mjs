@@ -98,7 +98,13 @@ async function main() {
     .option("--home <dir>", "what ~ means to the relay", "/home/user")
     .option("--json <file>", "also write every row as JSON")
     .option("--cases", "print one line per call");
-  program.parse();
+  // Bad options are exit 2, as everywhere in effectgate; commander has said what was wrong.
+  program.exitOverride();
+  try {
+    program.parse();
+  } catch (e) {
+    process.exit(e.exitCode === 0 ? 0 : 2);
+  }
   const opts = program.opts();
   if (!statSync(opts.suite, { throwIfNoEntry: false })?.isDirectory())
     throw new Error(`--suite: expected a folder (a checkout of mcp-adversarial-suite), got ${opts.suite}`);
