@@ -16,6 +16,10 @@ const SHELL_NAME_WORDS = new Set([
   "commands",
   "terminal",
   "console",
+  // A tool named `exec` or `execute` with a command argument runs it in a shell (the suites'
+  // `exec {command}`); `execute_sql` and `execute_python` still name another language below.
+  "exec",
+  "execute",
 ]);
 const OTHER_LANGUAGE_WORDS = new Set([
   "python",
