@@ -6,6 +6,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { Command, InvalidArgumentError } from "commander";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -17,6 +18,38 @@ const LARGE_CALLS = Number(process.env.BENCH_LARGE_CALLS ?? 20);
 const SMALL_ROUNDS = Number(process.env.BENCH_SMALL_ROUNDS ?? 5);
 const LARGE_ROUNDS = Number(process.env.BENCH_LARGE_ROUNDS ?? 3);
 const MiB = 1024 * 1024;
+
+/** The parts of the bench, in the order they run; `--only` picks some of them. */
+const PARTS = {
+  small: "small-call latency (p50, p99) against direct and the bare relay",
+  answers: "4 MiB calls and answers, at observe and enforce, with their CPU",
+  memory: "peak RSS while one 64 MiB frame crosses, four shapes",
+  startup: "spawn → initialize answer at every level; `version`, `check` times",
+  decision: "one decision's cost, pattern lookups, and the command judge",
+  soak: "100,000 calls at enforce: calls/s, RSS, none lost in the log",
+};
+const cli = new Command("bench")
+  .description(
+    "effectgate's cost, side by side with a direct connection and a bare relay.\n\nParts:\n" +
+      Object.entries(PARTS)
+        .map(([name, what]) => `  ${name.padEnd(9)} ${what}`)
+        .join("\n") +
+      "\n\nBENCH_OLD_CLI=<other build's dist/main.js> runs that build in the same turns (answers, startup, decision).",
+  )
+  .option("--only <parts>", "run only these parts, comma-separated (default: all)", (value) => {
+    const picked = value.split(",").map((p) => p.trim());
+    const unknown = picked.filter((p) => !(p in PARTS));
+    if (unknown.length > 0 || picked.length === 0)
+      throw new InvalidArgumentError(
+        `unknown part ${unknown.join(", ")}; expected some of ${Object.keys(PARTS).join(", ")}`,
+      );
+    return new Set(picked);
+  })
+  .parse();
+const only = cli.opts().only;
+const wants = (part) => only === undefined || only.has(part);
+/** Another build to measure in the same turns as this one, when given. */
+const OLD_CLI = process.env.BENCH_OLD_CLI;
 
 const home = mkdtempSync(join(tmpdir(), "effectgate-bench-"));
 // Figures move with the machine's load: every run says it, at the start and at the end.
@@ -49,6 +82,19 @@ const everySetup = {
     "node",
     [CLI, "--level", "observe", "--policy", unscanned, "--log-dir", join(home, "logs"), "--", "node", ECHO],
   ],
+  // The other build's large rows in the same turns, so that two builds are compared in the same minutes.
+  ...(OLD_CLI === undefined
+    ? {}
+    : {
+        "effectgate (old build)": [
+          "node",
+          [OLD_CLI, "--level", "observe", "--log-dir", join(home, "logs"), "--", "node", ECHO],
+        ],
+        "effectgate enforce (old build)": [
+          "node",
+          [OLD_CLI, "--level", "enforce", "--log-dir", join(home, "logs"), "--", "node", ECHO],
+        ],
+      }),
 };
 
 /** A raw newline-framed client over a child's stdio. */
@@ -286,131 +332,172 @@ const inTurns = async (names, rounds, measure) => {
   for (let r = 0; r < rounds; r++) for (const name of names) seen[name].push(await measure(name));
   return seen;
 };
-const small = await inTurns(Object.keys(setups), SMALL_ROUNDS, measureSmall);
-const large = await inTurns(Object.keys(everySetup), LARGE_ROUNDS, measureLarge);
 const results = {};
-for (const name of Object.keys(everySetup)) {
-  const mid = (rounds, key) => (rounds[name] ? median(rounds[name].map((x) => x[key])) : NaN);
-  results[name] = {
-    p50: mid(small, "p50"),
-    p99: mid(small, "p99"),
-    big: mid(large, "big"),
-    bigUnknown: mid(large, "bigUnknown"),
-    bigCode: mid(large, "bigCode"),
-    callOnly: mid(large, "callOnly"),
-    callOnlyCode: mid(large, "callOnlyCode"),
-    answerOnly: mid(large, "answerOnly"),
-    answerOnlyCode: mid(large, "answerOnlyCode"),
-    cpu: Object.fromEntries(
-      Object.keys(large[name]?.[0]?.cpu ?? {}).map((k) => [k, median(large[name].map((x) => x.cpu[k]))]),
-    ),
-  };
-}
-const SHAPES = ["c2s", "s2c", "c2s-numbers", "s2c-items"];
-const mem = { "bare relay": {}, effectgate: {} };
-for (const name of Object.keys(mem)) for (const dir of SHAPES) mem[name][dir] = await peakMemory(name, dir);
-
+const roundsOf = (small, large) => {
+  for (const name of Object.keys(everySetup)) {
+    const mid = (rounds, key) => (rounds[name] ? median(rounds[name].map((x) => x[key])) : NaN);
+    results[name] = {
+      p50: mid(small, "p50"),
+      p99: mid(small, "p99"),
+      big: mid(large, "big"),
+      bigUnknown: mid(large, "bigUnknown"),
+      bigCode: mid(large, "bigCode"),
+      callOnly: mid(large, "callOnly"),
+      callOnlyCode: mid(large, "callOnlyCode"),
+      answerOnly: mid(large, "answerOnly"),
+      answerOnlyCode: mid(large, "answerOnlyCode"),
+      cpu: Object.fromEntries(
+        Object.keys(large[name]?.[0]?.cpu ?? {}).map((k) => [k, median(large[name].map((x) => x.cpu[k]))]),
+      ),
+    };
+  }
+};
+const small = wants("small") ? await inTurns(Object.keys(setups), SMALL_ROUNDS, measureSmall) : {};
+const large = wants("answers") ? await inTurns(Object.keys(everySetup), LARGE_ROUNDS, measureLarge) : {};
+roundsOf(small, large);
+const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
+const x = (r) => `${r.toFixed(2)}×`;
 const d = results.direct,
   b = results["bare relay"],
   e = results.effectgate;
-const added = (x) => x.p50 - d.p50;
-const rows = [
-  ["small call p50 (ms)", d.p50, b.p50, e.p50],
-  ["small call p99 (ms)", d.p99, b.p99, e.p99],
-  ["4 MiB round trip mean, write_file content echoed back (ms)", d.big, b.big, e.big],
-  ["4 MiB round trip mean, an unknown tool's string (ms)", d.bigUnknown, b.bigUnknown, e.bigUnknown],
-  ["4 MiB round trip mean, write_file of source code echoed back (ms)", d.bigCode, b.bigCode, e.bigCode],
-  ["4 MiB call, short answer mean, letters (ms)", d.callOnly, b.callOnly, e.callOnly],
-  ["4 MiB call, short answer mean, source code (ms)", d.callOnlyCode, b.callOnlyCode, e.callOnlyCode],
-  ["short call, 4 MiB answer mean, letters (ms)", d.answerOnly, b.answerOnly, e.answerOnly],
-  ["short call, 4 MiB answer mean, source code (ms)", d.answerOnlyCode, b.answerOnlyCode, e.answerOnlyCode],
-];
-const fmt = (n) => (Number.isFinite(n) ? n.toFixed(3) : "n/a");
-const x = (r) => `${r.toFixed(2)}×`;
-target(
-  "small call: added p50 latency ≤ 1.3× the bare relay's",
-  x(added(e) / added(b)),
-  added(e) / added(b) <= 1.3,
-);
-for (const [key, what] of [
-  ["answerOnly", "letters"],
-  ["answerOnlyCode", "source code"],
-])
-  for (const [level, r] of [
-    ["observe", e],
-    ["enforce", results["effectgate enforce"]],
-  ])
-    target(
-      `short call, 4 MiB answer (${what}) at ${level}: ≤ 1.2× the bare relay`,
-      x(r[key] / b[key]),
-      r[key] / b[key] <= 1.2,
-    );
+const added = (r) => r.p50 - d.p50;
 console.log(
-  `effectgate bench — ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds, ${LARGE_CALLS} × 4 MiB × ${LARGE_ROUNDS} rounds (setups take turns; median round), node ${process.version}\n`,
+  `effectgate bench — parts: ${Object.keys(PARTS).filter(wants).join(", ")}; ${SMALL_CALLS} small calls × ${SMALL_ROUNDS} rounds, ${LARGE_CALLS} × 4 MiB × ${LARGE_ROUNDS} rounds (setups take turns; median round), node ${process.version}\n`,
 );
-console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
-console.log("|---|---|---|---|---|");
-for (const [label, x, y, z] of rows)
-  console.log(`| ${label} | ${fmt(x)} | ${fmt(y)} | ${fmt(z)} | ${(z / y).toFixed(2)}× |`);
-console.log(
-  `| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`,
-);
-console.log(
-  `| 4 MiB echoed round trip vs bare relay, letters / source code | — | — | — | ${(e.big / b.big).toFixed(2)}× / ${(e.bigCode / b.bigCode).toFixed(2)}× (target ≤ 1.2×) |`,
-);
-const ratios = (keys) => keys.map((k) => `${(e[k] / b[k]).toFixed(2)}×`).join(" / ");
-console.log(
-  `| one 4 MiB frame per round trip vs bare relay: call letters / code, answer letters / code | — | — | — | ${ratios(["callOnly", "callOnlyCode", "answerOnly", "answerOnlyCode"])} |`,
-);
-const en = results["effectgate enforce"];
-console.log(
-  `| at enforce: 4 MiB echoed letters / code / unknown tool, answer letters / code, vs bare relay | — | — | ${fmt(en.big)} / ${fmt(en.bigCode)} / ${fmt(en.bigUnknown)} / ${fmt(en.answerOnly)} / ${fmt(en.answerOnlyCode)} | ${["big", "bigCode", "bigUnknown", "answerOnly", "answerOnlyCode"].map((k) => `${(en[k] / b[k]).toFixed(2)}×`).join(" / ")} |`,
-);
-const n = results["effectgate, no signatures"];
-console.log(
-  `| the echoed rows with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
-);
-// What one large call costs the process in the middle in CPU, all threads: for effectgate a
-// lower bound on its time per call however many cores there are, since one thread reads a frame.
-const cpuRows = [
-  ["4 MiB write_file echoed back, letters / source code", "big", "bigCode"],
-  ["4 MiB call, short answer, letters / source code", "callOnly", "callOnlyCode"],
-  ["short call, 4 MiB answer, letters / source code", "answerOnly", "answerOnlyCode"],
-];
-const cpuOf = (name, a, b) => `${fmt(results[name].cpu[a])} / ${fmt(results[name].cpu[b])}`;
-console.log(
-  `\n| CPU per call of the process in the middle, ms (direct: the server; ${availableParallelism()} cores) | direct | bare relay | effectgate | effectgate, no signatures |`,
-);
-console.log("|---|---|---|---|---|");
-for (const [label, a, b] of cpuRows)
-  console.log(
-    `| ${label} | ${cpuOf("direct", a, b)} | ${cpuOf("bare relay", a, b)} | ${cpuOf("effectgate", a, b)} | ${cpuOf("effectgate, no signatures", a, b)} |`,
-  );
-console.log("");
 
-const frame = 64 * MiB;
-const shapeNames = {
-  c2s: "one 64 MiB frame c2s",
-  s2c: "one 64 MiB frame s2c",
-  "c2s-numbers": "one 64 MiB frame c2s, 32 Mi numbers",
-  "s2c-items": "one 64 MiB frame s2c, 1.7 Mi small items",
-};
-for (const dir of SHAPES)
-  console.log(
-    `| peak RSS, ${shapeNames[dir]} (MiB) | — | ${fmt(mem["bare relay"][dir] / MiB)} | ${fmt(mem.effectgate[dir] / MiB)} | ${(mem.effectgate[dir] / frame).toFixed(2)}× frame (target < 4×) |`,
+if (wants("small")) {
+  target(
+    "small call: added p50 latency ≤ 1.3× the bare relay's",
+    x(added(e) / added(b)),
+    added(e) / added(b) <= 1.3,
   );
-const worstMemory = Math.max(...SHAPES.map((dir) => mem.effectgate[dir] / frame));
-target(
-  "peak RSS, one 64 MiB frame, worst shape, at observe: < 4× the frame",
-  x(worstMemory),
-  worstMemory < 4,
-);
+  console.log("| measure | direct | bare relay | effectgate | effectgate / bare |");
+  console.log("|---|---|---|---|---|");
+  for (const [label, key] of [
+    ["small call p50 (ms)", "p50"],
+    ["small call p99 (ms)", "p99"],
+  ])
+    console.log(
+      `| ${label} | ${fmt(d[key])} | ${fmt(b[key])} | ${fmt(e[key])} | ${(e[key] / b[key]).toFixed(2)}× |`,
+    );
+  console.log(
+    `| added p50 latency over direct (ms) | — | ${fmt(added(b))} | ${fmt(added(e))} | ${(added(e) / added(b)).toFixed(2)}× (target ≤ 1.3×) |`,
+  );
+}
+
+if (wants("answers")) largeRows();
+
+function largeRows() {
+  const rows = [
+    ["4 MiB round trip mean, write_file content echoed back (ms)", "big"],
+    ["4 MiB round trip mean, an unknown tool's string (ms)", "bigUnknown"],
+    ["4 MiB round trip mean, write_file of source code echoed back (ms)", "bigCode"],
+    ["4 MiB call, short answer mean, letters (ms)", "callOnly"],
+    ["4 MiB call, short answer mean, source code (ms)", "callOnlyCode"],
+    ["short call, 4 MiB answer mean, letters (ms)", "answerOnly"],
+    ["short call, 4 MiB answer mean, source code (ms)", "answerOnlyCode"],
+  ];
+  const levels = [
+    ["observe", "effectgate"],
+    ["enforce", "effectgate enforce"],
+  ];
+  if (OLD_CLI !== undefined)
+    levels.push(
+      ["observe, old build", "effectgate (old build)"],
+      ["enforce, old build", "effectgate enforce (old build)"],
+    );
+  for (const [key, what] of [
+    ["answerOnly", "letters"],
+    ["answerOnlyCode", "source code"],
+  ])
+    for (const [level, name] of levels) {
+      const r = results[name];
+      target(
+        `short call, 4 MiB answer (${what}) at ${level}: ≤ 1.2× the bare relay`,
+        x(r[key] / b[key]),
+        r[key] / b[key] <= 1.2,
+      );
+    }
+  console.log("\n| measure | direct | bare relay | effectgate | effectgate / bare |");
+  console.log("|---|---|---|---|---|");
+  for (const [label, key] of rows)
+    console.log(
+      `| ${label} | ${fmt(d[key])} | ${fmt(b[key])} | ${fmt(e[key])} | ${(e[key] / b[key]).toFixed(2)}× |`,
+    );
+  console.log(
+    `| 4 MiB echoed round trip vs bare relay, letters / source code | — | — | — | ${(e.big / b.big).toFixed(2)}× / ${(e.bigCode / b.bigCode).toFixed(2)}× (target ≤ 1.2×) |`,
+  );
+  const ratios = (r, keys) => keys.map((k) => `${(r[k] / b[k]).toFixed(2)}×`).join(" / ");
+  console.log(
+    `| one 4 MiB frame per round trip vs bare relay: call letters / code, answer letters / code | — | — | — | ${ratios(e, ["callOnly", "callOnlyCode", "answerOnly", "answerOnlyCode"])} |`,
+  );
+  const atEnforce = ["big", "bigCode", "bigUnknown", "answerOnly", "answerOnlyCode"];
+  for (const [label, name] of [
+    ["at enforce", "effectgate enforce"],
+    ["old build, observe", "effectgate (old build)"],
+    ["old build, enforce", "effectgate enforce (old build)"],
+  ]) {
+    const r = results[name];
+    if (!(name in large)) continue;
+    console.log(
+      `| ${label}: 4 MiB echoed letters / code / unknown tool, answer letters / code, vs bare relay | — | — | ${atEnforce.map((k) => fmt(r[k])).join(" / ")} | ${ratios(r, atEnforce)} |`,
+    );
+  }
+  const n = results["effectgate, no signatures"];
+  console.log(
+    `| the echoed rows with content signatures off (ms, letters / source code) | — | — | ${fmt(n.big)} / ${fmt(n.bigCode)} | ${(n.big / b.big).toFixed(2)}× / ${(n.bigCode / b.bigCode).toFixed(2)}× |`,
+  );
+  // What one large call costs the process in the middle in CPU, all threads: for effectgate a
+  // lower bound on its time per call however many cores there are, since one thread reads a frame.
+  const cpuRows = [
+    ["4 MiB write_file echoed back, letters / source code", "big", "bigCode"],
+    ["4 MiB call, short answer, letters / source code", "callOnly", "callOnlyCode"],
+    ["short call, 4 MiB answer, letters / source code", "answerOnly", "answerOnlyCode"],
+  ];
+  const cpuNames = Object.keys(everySetup).filter((n) => n !== "effectgate enforce");
+  const cpuOf = (name, a, c) => `${fmt(results[name].cpu[a])} / ${fmt(results[name].cpu[c])}`;
+  console.log(
+    `\n| CPU per call of the process in the middle, ms (direct: the server; ${availableParallelism()} cores) | ${cpuNames.join(" | ")} |`,
+  );
+  console.log(`|---|${cpuNames.map(() => "---|").join("")}`);
+  for (const [label, a, c] of cpuRows)
+    console.log(`| ${label} | ${cpuNames.map((name) => cpuOf(name, a, c)).join(" | ")} |`);
+  console.log("");
+}
+
+if (wants("memory")) {
+  const SHAPES = ["c2s", "s2c", "c2s-numbers", "s2c-items"];
+  const mem = { "bare relay": {}, effectgate: {} };
+  for (const name of Object.keys(mem)) for (const dir of SHAPES) mem[name][dir] = await peakMemory(name, dir);
+  const frame = 64 * MiB;
+  const shapeNames = {
+    c2s: "one 64 MiB frame c2s",
+    s2c: "one 64 MiB frame s2c",
+    "c2s-numbers": "one 64 MiB frame c2s, 32 Mi numbers",
+    "s2c-items": "one 64 MiB frame s2c, 1.7 Mi small items",
+  };
+  for (const dir of SHAPES)
+    console.log(
+      `| peak RSS, ${shapeNames[dir]} (MiB) | — | ${fmt(mem["bare relay"][dir] / MiB)} | ${fmt(mem.effectgate[dir] / MiB)} | ${(mem.effectgate[dir] / frame).toFixed(2)}× frame (target < 4×) |`,
+    );
+  const worstMemory = Math.max(...SHAPES.map((dir) => mem.effectgate[dir] / frame));
+  target(
+    "peak RSS, one 64 MiB frame, worst shape, at observe: < 4× the frame",
+    x(worstMemory),
+    worstMemory < 4,
+  );
+}
 
 // Start-up: spawn to the answer of initialize at every level, and the short commands (issue 20).
-for (const t of await (await import(join(here, "bench", "startup.mjs"))).run({ root, env })) targets.push(t);
+if (wants("startup"))
+  for (const t of await (await import(join(here, "bench", "startup.mjs"))).run({ root, env }))
+    targets.push(t);
 
-const extras = await import(join(here, "bench", "extra-rows.mjs")).catch(() => undefined);
-if (extras) for (const t of await extras.run({ root, env, home })) targets.push(t);
+if (wants("decision") || wants("soak")) {
+  const extras = await import(join(here, "bench", "extra-rows.mjs"));
+  const parts = { decision: wants("decision"), soak: wants("soak") };
+  for (const t of await extras.run({ root, env, home, parts, oldCli: OLD_CLI })) targets.push(t);
+}
 
 console.log(
   `\n| target (issue 20) | measured | met? |\n|---|---|---|\n${targets.map((t) => `| ${t.name} | ${t.measured} | ${t.met ? "met" : "missed"} |`).join("\n")}`,

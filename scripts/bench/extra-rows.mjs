@@ -2,24 +2,48 @@
 // of 100,000 calls through one effectgate (memory must stay flat, the log must lose nothing).
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 const SOAK_CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 100_000);
 
-export async function run({ root, env, home }) {
-  const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
+/** The decision rows, from one build's dist folder: µs per decision and the pattern lookups. */
+async function decisionCost(distDir, now) {
+  const dist = (p) => pathToFileURL(join(distDir, p)).href;
   const { decisionsPerSecond } = await import(dist("bench/decisions.js"));
   const { BENCH_PROFILE, largePolicyText, measurePolicyCost } = await import(dist("bench/policy-fixture.js"));
   const { loadPolicy } = await import(dist("core/policy/load.js"));
   const { readPolicy } = await import(dist("config/policy-file.js"));
-
   const judgeEnv = { profile: BENCH_PROFILE, resolver: { realpath: () => undefined } };
-  const now = () => performance.now();
   const byDefault = decisionsPerSecond(readPolicy(undefined, BENCH_PROFILE), judgeEnv, now, 1000);
   const large = loadPolicy(largePolicyText(1000), "bench-1000", "0".repeat(64), BENCH_PROFILE);
   const byLarge = decisionsPerSecond(large, judgeEnv, now, 1000);
+  return { byDefault, byLarge, measurePolicyCost, judgeEnv };
+}
+
+export async function run({ root, env, home, parts = { decision: true, soak: true }, oldCli }) {
+  const targets = [];
+  if (parts.decision) targets.push(...(await decisionRows(root, oldCli)));
+  if (parts.soak) await soak(root, env, home);
+  return targets;
+}
+
+async function decisionRows(root, oldCli) {
+  const now = () => performance.now();
+  const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
+  // With another build, both take turns, three each, and each reports its median turn: the
+  // machine's speed drifts by more than the changes being measured.
+  const builds = [["this build", join(root, "dist")]];
+  if (oldCli !== undefined) builds.push(["old build", dirname(oldCli)]);
+  const seen = Object.fromEntries(builds.map(([name]) => [name, []]));
+  for (let turn = 0; turn < (oldCli === undefined ? 1 : 3); turn++)
+    for (const [name, dir] of builds) seen[name].push(await decisionCost(dir, now));
+  const mid = (name) =>
+    [...seen[name]].sort((a, b) => b.byDefault.perSecond - a.byDefault.perSecond)[
+      Math.floor(seen[name].length / 2)
+    ];
+  const { byDefault, byLarge, measurePolicyCost, judgeEnv } = mid("this build");
   // One unmeasured pass over both sizes, then the median of five turns each: a single pass
   // swung 5× with where the engine compiled or collected garbage, and the first size measured
   // also paid for compiling the matching code.
@@ -37,9 +61,12 @@ export async function run({ root, env, home }) {
 
   console.log("\n| decision cost | default policy | 1,000-pattern policy | ratio |");
   console.log("|---|---|---|---|");
-  console.log(
-    `| µs per decision (realistic call mix; target < 20 µs) | ${us(byDefault)} | ${us(byLarge)} | ${(byDefault.perSecond / byLarge.perSecond).toFixed(2)}× |`,
-  );
+  for (const [name] of builds) {
+    const r = mid(name);
+    console.log(
+      `| µs per decision, ${name} (realistic call mix; target < 20 µs) | ${us(r.byDefault)} | ${us(r.byLarge)} | ${(r.byDefault.perSecond / r.byLarge.perSecond).toFixed(2)}× |`,
+    );
+  }
   console.log(
     `| decisions per second | ${Math.round(byDefault.perSecond)} | ${Math.round(byLarge.perSecond)} | |`,
   );
@@ -49,7 +76,6 @@ export async function run({ root, env, home }) {
 
   const perDecision = 1e6 / byDefault.perSecond;
   const command = await commandRows(dist, judgeEnv, now);
-  await soak(root, env, home);
   return [
     {
       name: "decision, realistic call mix, default policy: ≤ 20 µs",
