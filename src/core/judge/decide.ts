@@ -1,3 +1,4 @@
+import { canonicaliseOnce } from "./canonical-memo.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";
 import type { ContainerKind } from "../effects/containers.js";
 import type { ShellState } from "../commands/api.js";
@@ -133,7 +134,7 @@ export function explainCall(
     policy: cx.policy,
     env: cx.env,
     tainted: cx.tainted,
-    canonicalise: cx.canonicalise,
+    canonicalise: canonicaliseOnce(cx.canonicalise),
     execGlob,
     ...(cx.seen === undefined ? {} : { seen: cx.seen }),
   };

@@ -180,32 +180,50 @@ interface StartPatterns {
   anyStart: RegExp;
   /** Each rule's pattern tried at one position only. */
   sticky: RegExp[];
+  /**
+   * For each start word, the rules that may begin where it was found: those with a start that
+   * is a prefix of it or that it is a prefix of. Two words found at one position are both
+   * prefixes of the text there, so one is a prefix of the other; no other rule can begin there.
+   */
+  owners: Map<string, number[]>;
 }
 let startPatterns: StartPatterns | undefined;
 
 /** Built on first use, so that a malformed rule fails the scan that uses it, not the import. */
 function patterns(): StartPatterns {
-  return (startPatterns ??= {
-    anyStart: new RegExp(RULES.flatMap((r) => r.starts.map(escape)).join("|"), "g"),
+  if (startPatterns !== undefined) return startPatterns;
+  const words = [...new Set(RULES.flatMap((r) => r.starts))];
+  const owners = new Map(
+    words.map((w) => [
+      w,
+      RULES.flatMap((r, i) => (r.starts.some((s) => s.startsWith(w) || w.startsWith(s)) ? [i] : [])),
+    ]),
+  );
+  return (startPatterns = {
+    anyStart: new RegExp(words.map(escape).join("|"), "g"),
     sticky: RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`)),
+    owners,
   });
 }
 
 /**
  * Where each rule first matches in `text` (as `RULES[i].pattern.exec(text)?.index`), or -1.
  * Ten patterns each reading the whole text cost ten passes, each slow on ordinary words; one
- * pass for all their starting words, trying the patterns only where one begins, costs about one.
+ * pass for all their starting words, trying at each stop only the rules that can begin with the
+ * word found there, costs about one.
  * The same answer: a match begins at a start of its rule, the pass stops at every position where
- * any start occurs, in order, and a rule's first match is the first of those where it matches.
+ * any start occurs, in order, the rules tried there are all that can begin there (see `owners`),
+ * and a rule's first match is the first of those where it matches.
  */
 export function ruleStarts(text: string): number[] {
-  const { anyStart, sticky: stickies } = patterns();
+  const { anyStart, sticky: stickies, owners } = patterns();
   const at = RULES.map(() => -1);
   let left = RULES.length;
   anyStart.lastIndex = 0;
   for (let m = anyStart.exec(text); m !== null && left > 0; m = anyStart.exec(text)) {
-    for (const [r, sticky] of stickies.entries()) {
+    for (const r of owners.get(m[0]) as number[]) {
       if (at[r] !== -1) continue;
+      const sticky = stickies[r] as RegExp;
       sticky.lastIndex = m.index;
       if (sticky.test(text)) {
         at[r] = m.index;
