@@ -65,8 +65,10 @@ describe("starting the relay with the default policy", () => {
   it("EFFECTGATE_OFF=1: loads no policy, judge-building or worker module (the kill switch is the cheapest start)", async () => {
     const r = await run([], testEnv({ EFFECTGATE_OFF: "1" }), echo);
     expect(r.stdout).toContain('"id":0');
+    // The scanner, the effect extractor and the command catalogue too: the frame reader needs only
+    // the scan's budget (core/taint/scan-budget.js, decision 0122).
     const policyWork =
-      /\/dist\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js)/;
+      /\/dist\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js|core\/taint\/observe\.js|core\/effects\/extract\.js|core\/commands\/)/;
     expect(r.loaded.filter((u) => policyWork.test(u))).toEqual([]);
     // The same hook sees them at enforce, so the test can fail.
     const on = await run(["--level", "enforce"], testEnv(), echo);

@@ -6,8 +6,8 @@
  */
 import { CONFUSABLES } from "../text/confusables.js";
 import { decodeIfText } from "./binary-run.js";
+import { MAX_TEXT } from "./scan-budget.js";
 
-export const MAX_TEXT = 256 * 1024;
 export const MAX_LAYERS = 64;
 const MAX_ROUNDS = 3;
 

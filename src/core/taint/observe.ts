@@ -3,14 +3,11 @@ import { canonicalHost, hostClass } from "../net/host.js";
 import type { CompiledPolicy } from "../policy/api.js";
 import type { Effect } from "../types.js";
 import type { ScanOptions, TaintEvent } from "../gate/session-judge.js";
-import { type Layer, MAX_TEXT, revealLayersCapped } from "./normalise.js";
+import { type Layer, revealLayersCapped } from "./normalise.js";
+import { MAX_TEXT, MAX_WINDOWS } from "./scan-budget.js";
 import { partialScan, unscannedWhy } from "./scan-extent.js";
 import { type SignatureScore, scoreLayers } from "./signatures.js";
 
-/** Text scanned per response: MAX_TEXT-sized windows, at most this many. Beyond it, not scanned. */
-const MAX_WINDOWS = 16;
-/** Characters of a response's string text that the scan reads at most. */
-export const SCANNED_CHARS = MAX_WINDOWS * MAX_TEXT;
 /** Characters of revealed (decoded or hidden) text scanned per response, over all windows. */
 const MAX_REVEALED_CHARS = 1024 * 1024;
 

@@ -5,7 +5,7 @@
  */
 import type { BigLineOptions } from "../../core/framing/big-line.js";
 import { BUDGET } from "../../core/effects/budget.js";
-import { SCANNED_CHARS } from "../../core/taint/observe.js";
+import { SCANNED_CHARS } from "../../core/taint/scan-budget.js";
 import { DEFAULT_MAX_FRAME_BYTES, TRUNCATED_HEAD_BYTES } from "../../log/frame-text.js";
 import type { ByteSink, Holdable } from "./flow.js";
 import type { Lane } from "./lane.js";

@@ -33,13 +33,11 @@ describe("canonicalising once per call", () => {
   });
 
   it("the next call sees a link that appeared after the last one", () => {
-    let link: string | undefined;
-    const { judge } = counted({
-      realpath: (p) => (p.endsWith("/notes.txt") ? link : undefined),
-    });
+    const links = new Map<string, string>();
+    const { judge } = counted({ realpath: (p) => links.get(p) });
     const write = call("write_file", { path: "notes.txt", content: "x" });
     expect(judge.judge("tools/call", write).verdict).toBe("allow");
-    link = `${PROFILE.home}/.ssh/authorized_keys`;
+    links.set(`${PROFILE.cwd}/notes.txt`, `${PROFILE.home}/.ssh/authorized_keys`);
     const d = judge.judge("tools/call", write);
     expect(d.verdict).toBe("deny");
     expect(d.reason).toContain("through a link");

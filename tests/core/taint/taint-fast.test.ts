@@ -6,14 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeIfText } from "../../../src/core/taint/binary-run.js";
-import {
-  base64Runs,
-  fold,
-  type Layer,
-  MAX_LAYERS,
-  MAX_TEXT,
-  revealLayers,
-} from "../../../src/core/taint/normalise.js";
+import { base64Runs, fold, type Layer, MAX_LAYERS, revealLayers } from "../../../src/core/taint/normalise.js";
+import { MAX_TEXT } from "../../../src/core/taint/scan-budget.js";
 import {
   HIDDEN_BONUS,
   RULES,

@@ -1,6 +1,7 @@
 // Which encoded or hidden layers are revealed, and which sighting of a rule is reported.
 import { describe, expect, it } from "vitest";
-import { MAX_TEXT, revealLayers } from "../../../src/core/taint/normalise.js";
+import { revealLayers } from "../../../src/core/taint/normalise.js";
+import { MAX_TEXT } from "../../../src/core/taint/scan-budget.js";
 import { scoreLayers } from "../../../src/core/taint/signatures.js";
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");

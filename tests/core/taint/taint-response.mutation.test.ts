@@ -1,13 +1,9 @@
 // How a response is cut into scanning windows, how the revealed-text budget is shared, and who a
 // taint event names.
 import { describe, expect, it } from "vitest";
-import { MAX_TEXT, revealLayersCapped } from "../../../src/core/taint/normalise.js";
-import {
-  responseWindows,
-  SCANNED_CHARS,
-  scoreResponse,
-  taintFromResponse,
-} from "../../../src/core/taint/observe.js";
+import { revealLayersCapped } from "../../../src/core/taint/normalise.js";
+import { MAX_TEXT, SCANNED_CHARS } from "../../../src/core/taint/scan-budget.js";
+import { responseWindows, scoreResponse, taintFromResponse } from "../../../src/core/taint/observe.js";
 import { policyOf } from "../../helpers/judge.js";
 
 const windowsOf = (response: Record<string, unknown>) => responseWindows(response).windows;

@@ -1,7 +1,8 @@
 // Exact-value tests for content normalisation and signature scoring: which layers are revealed,
 // how they are labelled, and how a score is added up.
 import { describe, expect, it } from "vitest";
-import { fold, MAX_LAYERS, MAX_TEXT, revealLayers } from "../../../src/core/taint/normalise.js";
+import { fold, MAX_LAYERS, revealLayers } from "../../../src/core/taint/normalise.js";
+import { MAX_TEXT } from "../../../src/core/taint/scan-budget.js";
 import {
   HIDDEN_BONUS,
   RULES,

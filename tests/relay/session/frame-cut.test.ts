@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUDGET } from "../../../src/core/effects/budget.js";
-import { SCANNED_CHARS } from "../../../src/core/taint/observe.js";
+import { SCANNED_CHARS } from "../../../src/core/taint/scan-budget.js";
 import { BIG_LINES } from "../../../src/relay/session/pass-through.js";
 import { wholeLogRecords } from "../../faults/fault-checks.js";
 import { fixture, tempDir, testEnv } from "../helpers.js";
