@@ -13,6 +13,11 @@ const PRINTABLE_SHARE = 0.9;
 
 /** The first piece; small runs are decoded in one go. */
 const FIRST_PIECE_BYTES = 4096;
+/**
+ * Pieces double up to this size. Binary is given up after about a sixth of a run; pieces that
+ * went on doubling decoded about a third of it first (a 4 MiB answer of one repeated letter).
+ */
+const LARGEST_PIECE_BYTES = 16384;
 
 /** Tab, line feed, carriage return, and everything from space up except DEL and U+FFFD. */
 function isPrintableCodePoint(c: number): boolean {
@@ -53,7 +58,7 @@ export function decodeIfText(bytes: Buffer): string | undefined {
     }
     pieces.push(piece);
     at = end;
-    size *= 2;
+    size = Math.min(2 * size, LARGEST_PIECE_BYTES);
     // The rest is at most one character per byte, and at best all printable.
     const rest = total - at;
     if (rest > 0 && (ok + rest) / (chars + rest) <= PRINTABLE_SHARE) return undefined;
