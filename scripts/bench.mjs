@@ -454,7 +454,7 @@ function largeRows() {
     ["4 MiB call, short answer, letters / source code", "callOnly", "callOnlyCode"],
     ["short call, 4 MiB answer, letters / source code", "answerOnly", "answerOnlyCode"],
   ];
-  const cpuNames = Object.keys(everySetup).filter((n) => n !== "effectgate enforce");
+  const cpuNames = Object.keys(everySetup);
   const cpuOf = (name, a, c) => `${fmt(results[name].cpu[a])} / ${fmt(results[name].cpu[c])}`;
   console.log(
     `\n| CPU per call of the process in the middle, ms (direct: the server; ${availableParallelism()} cores) | ${cpuNames.join(" | ")} |`,
