@@ -60,6 +60,18 @@ async function command() {
         await issuerOf(url),
       );
     }
+    if (scenario === "auth/client-credentials-jwt") {
+      // private_key_jwt: the key from the environment (the suite hands it over as PEM text).
+      env.CONFORMANCE_CLIENT_KEY = ctx.private_key_pem;
+      extra.push(
+        "--oauth-client-id",
+        ctx.client_id,
+        "--oauth-client-key-env",
+        "CONFORMANCE_CLIENT_KEY",
+        "--oauth-client-credentials",
+        await issuerOf(url),
+      );
+    }
     return {
       command: process.execPath,
       args: [join(ROOT, "dist", "main.js"), ...bridgeArgs, ...extra, "--url", url],

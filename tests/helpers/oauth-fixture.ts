@@ -5,7 +5,7 @@
  * with RFC 9728 protected-resource metadata and per-tool scopes for step-up. The authorization
  * page approves at once (a user who clicks "Allow"), so a headless browser completes the flow.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID, verify, type KeyObject } from "node:crypto";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
@@ -32,8 +32,11 @@ export interface OAuthOptions {
   authorizationServers?: (asUrl: string) => string[];
   /** An `iss` the authorization response carries (RFC 9207); given the real issuer. */
   issInResponse?: (issuer: string) => string;
-  /** A machine client: the token endpoint redeems its secret by the client-credentials grant. */
-  machineClient?: { clientId: string; clientSecret: string };
+  /**
+   * A machine client: the token endpoint serves it the client-credentials grant, for its secret,
+   * or (with `publicKey`) for a JWT signed with its private key (private_key_jwt, RFC 7523).
+   */
+  machineClient?: { clientId: string; clientSecret?: string; publicKey?: KeyObject };
   /** A client registered beforehand (no dynamic registration for it). */
   preRegistered?: { clientId: string; clientSecret?: string; redirectUri: string };
 }
@@ -161,6 +164,32 @@ class Provider implements OAuthServerProvider {
   }
 }
 
+/**
+ * A client assertion (RFC 7523 §3) as an authorization server checks it: an ES256 signature by
+ * the client's key, the client as issuer and subject, this server as audience, not expired.
+ */
+function assertionOk(jwt: string, key: KeyObject, clientId: string, audiences: string[]): boolean {
+  const [head, body, sig] = jwt.split(".");
+  if (head === undefined || body === undefined || sig === undefined) return false;
+  const header = JSON.parse(Buffer.from(head, "base64url").toString("utf8")) as { alg?: string };
+  const claims = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<string, unknown>;
+  const signed = verify(
+    "sha256",
+    Buffer.from(`${head}.${body}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    Buffer.from(sig, "base64url"),
+  );
+  return (
+    signed &&
+    header.alg === "ES256" &&
+    claims["iss"] === clientId &&
+    claims["sub"] === clientId &&
+    audiences.includes(String(claims["aud"])) &&
+    typeof claims["exp"] === "number" &&
+    claims["exp"] * 1000 > Date.now()
+  );
+}
+
 async function listenOn(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -201,13 +230,24 @@ export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> 
         const [id, secret] = basic
           ? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent)
           : [form.get("client_id"), form.get("client_secret")];
-        const ok =
-          form.get("grant_type") === "client_credentials" &&
-          id === machine.clientId &&
-          secret === machine.clientSecret;
+        const assertion = form.get("client_assertion");
+        const proven = machine.publicKey
+          ? form.get("client_assertion_type") === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" &&
+            assertion !== null &&
+            assertionOk(assertion, machine.publicKey, machine.clientId, [asUrl, `${asUrl}/`]) &&
+            secret == null
+          : id === machine.clientId && secret === machine.clientSecret;
+        const ok = form.get("grant_type") === "client_credentials" && proven;
         events.push({
           kind: "token",
-          detail: { grant: form.get("grant_type"), clientId: id, ok, resource: form.get("resource") },
+          detail: {
+            grant: form.get("grant_type"),
+            clientId: machine.publicKey ? form.get("client_id") : id,
+            ok,
+            resource: form.get("resource"),
+            basic: basic !== undefined,
+            assertion,
+          },
         });
         res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
         res.end(

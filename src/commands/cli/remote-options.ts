@@ -15,6 +15,10 @@ export interface RemoteArgs {
   oauthCallbackPort?: number;
   /** The authorization server's issuer for the client-credentials grant (no browser). */
   oauthClientCredentials?: string;
+  /** A machine client's private key file (private_key_jwt instead of a secret). */
+  oauthClientKeyFile?: string;
+  /** The environment variable holding that key. */
+  oauthClientKeyEnv?: string;
 }
 
 export const urlOption: OptionDeclaration = {
@@ -62,8 +66,19 @@ export const remoteOptions: readonly OptionDeclaration[] = [
   {
     flags: "--oauth-client-credentials <issuer>",
     meaning:
-      "sign in as a machine (the client-credentials grant, no browser) with --oauth-client-id and --oauth-client-secret-env; the secret goes to this issuer only",
+      "sign in as a machine (the client-credentials grant, no browser) with --oauth-client-id and a secret or a key; they go to this issuer only",
     default: "off (the user signs in through the browser)",
+  },
+  {
+    flags: "--oauth-client-key-file <file>",
+    meaning:
+      "with --oauth-client-credentials: sign a JWT with this PEM private key (private_key_jwt) instead of sending a secret; the file must be yours, mode 0600 or 0400",
+    default: "none",
+  },
+  {
+    flags: "--oauth-client-key-env <var>",
+    meaning: "like --oauth-client-key-file, the PEM key read from this environment variable",
+    default: "none",
   },
   {
     flags: "--oauth-client-metadata-url <url>",
@@ -111,6 +126,8 @@ export function remoteArgs(o: Record<string, unknown>): RemoteArgs | undefined {
   if (typeof o["oauthCallbackPort"] === "number") out.oauthCallbackPort = o["oauthCallbackPort"];
   if (str("oauthClientCredentials") !== undefined)
     out.oauthClientCredentials = str("oauthClientCredentials") as string;
+  if (str("oauthClientKeyFile") !== undefined) out.oauthClientKeyFile = str("oauthClientKeyFile") as string;
+  if (str("oauthClientKeyEnv") !== undefined) out.oauthClientKeyEnv = str("oauthClientKeyEnv") as string;
   return out;
 }
 

@@ -16,6 +16,7 @@ import { effectgateHome } from "../../platform/home.js";
 import type { ServerEndpoint } from "../session/endpoint.js";
 import { openBrowser } from "./auth/browser.js";
 import { CallbackServer } from "./auth/callback.js";
+import { loadClientKey, type ClientKey } from "./auth/client-key.js";
 import { BridgeOAuth, SIGN_IN_TIMEOUT_MS } from "./auth/provider.js";
 import { SignInLock } from "./auth/sign-in-lock.js";
 import { TokenStore } from "./auth/token-store.js";
@@ -41,6 +42,10 @@ export interface RemoteChoice {
   oauthCallbackPort?: number;
   /** The issuer of the client-credentials grant (`--oauth-client-credentials`). */
   oauthClientCredentials?: string;
+  /** A machine client's PEM private key file (`--oauth-client-key-file`, private_key_jwt). */
+  oauthClientKeyFile?: string;
+  /** The environment variable holding that key (`--oauth-client-key-env`). */
+  oauthClientKeyEnv?: string;
 }
 
 export interface PreparedRemote {
@@ -48,6 +53,35 @@ export interface PreparedRemote {
   headers: StaticHeader[];
   /** Starts the bridge; `say` is where its notices go before the relay takes its stderr. */
   start(o?: { base?: FetchLike }): Promise<ServerEndpoint>;
+}
+
+/**
+ * The machine client's key, when one is named: only with the client-credentials grant, and
+ * instead of a secret, not as well (which would the authorization server be shown?).
+ */
+function machineKey(
+  c: RemoteChoice,
+  env: NodeJS.ProcessEnv,
+  secret: string | undefined,
+): ClientKey | undefined {
+  const named = c.oauthClientKeyFile !== undefined ? "--oauth-client-key-file" : "--oauth-client-key-env";
+  if (c.oauthClientKeyFile === undefined && c.oauthClientKeyEnv === undefined) return undefined;
+  if (c.oauthClientKeyFile !== undefined && c.oauthClientKeyEnv !== undefined)
+    throw new UsageError(
+      "--oauth-client-key-file: expected the key from a file or from --oauth-client-key-env, not both",
+    );
+  if (c.oauthClientCredentials === undefined)
+    throw new UsageError(
+      `${named}: expected --oauth-client-credentials too (the key signs in a machine client)`,
+    );
+  if (secret !== undefined)
+    throw new UsageError(`${named}: expected a key or --oauth-client-secret-env, not both`);
+  return loadClientKey(
+    c.oauthClientKeyFile !== undefined
+      ? { file: c.oauthClientKeyFile }
+      : { envVar: c.oauthClientKeyEnv as string },
+    env,
+  );
 }
 
 export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): PreparedRemote {
@@ -76,10 +110,11 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
         `--oauth-client-secret-env: expected the environment variable ${c.oauthClientSecretEnv} to hold the client secret, got nothing`,
       );
   }
+  const key = machineKey(c, env, secret);
   if (c.oauthClientCredentials !== undefined) {
-    if (secret === undefined)
+    if (c.oauthClientId === undefined || (secret === undefined && key === undefined))
       throw new UsageError(
-        "--oauth-client-credentials: expected --oauth-client-id and --oauth-client-secret-env too (the grant redeems that client's secret)",
+        "--oauth-client-credentials: expected --oauth-client-id and one of --oauth-client-secret-env, --oauth-client-key-file or --oauth-client-key-env too (the grant proves who the client is with that secret or key)",
       );
     const issuer = parseServerUrl(c.oauthClientCredentials);
     if (!issuer.ok)
@@ -133,11 +168,11 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
       });
       // Machine to machine: the SDK's client-credentials provider, and no browser to wait for.
       const machine =
-        c.oauthClientCredentials !== undefined && c.oauthClientId !== undefined && secret !== undefined
+        c.oauthClientCredentials !== undefined && c.oauthClientId !== undefined
           ? await clientCredentials({
               clientId: c.oauthClientId,
-              clientSecret: secret,
               issuer: c.oauthClientCredentials,
+              ...(key !== undefined ? { key } : { clientSecret: secret as string }),
             })
           : undefined;
       const open = await transportOpener({

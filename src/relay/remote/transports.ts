@@ -3,6 +3,7 @@
  * here only, and this module only on the `--url` path, so a stdio relay never pays for it.
  */
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { ClientKey } from "./auth/client-key.js";
 import type { StaticHeader } from "../../core/remote/header-option.js";
 import type { TransportKind, WireTransport } from "./wire-transport.js";
 import { guardedFetch, type SsrfPolicy } from "./ssrf.js";
@@ -30,16 +31,24 @@ const RECONNECT = {
 };
 
 /**
- * The SDK's provider for the client-credentials grant (machine to machine): it redeems the
- * client's secret at the token endpoint, with no browser. `expectedIssuer` binds the secret to
- * that authorization server (the SDK refuses to send it to any other). Tokens live in memory.
+ * The SDK's providers for the client-credentials grant (machine to machine), with no browser:
+ * ClientCredentialsProvider redeems the client's secret (client_secret_basic),
+ * PrivateKeyJwtProvider sends a JWT signed with the client's key instead (private_key_jwt,
+ * RFC 7523), so no shared secret crosses the wire. `expectedIssuer` binds either credential to
+ * that authorization server (the SDK refuses to use it with any other). Tokens live in memory.
  */
-export async function clientCredentials(o: {
-  clientId: string;
-  clientSecret: string;
-  issuer: string;
-}): Promise<OAuthClientProvider> {
+export async function clientCredentials(
+  o: { clientId: string; issuer: string } & ({ clientSecret: string } | { key: ClientKey }),
+): Promise<OAuthClientProvider> {
   const sdk = await import("@modelcontextprotocol/client");
+  if ("key" in o)
+    return new sdk.PrivateKeyJwtProvider({
+      clientId: o.clientId,
+      privateKey: o.key.pkcs8,
+      algorithm: o.key.alg,
+      clientName: "effectgate",
+      expectedIssuer: o.issuer,
+    });
   return new sdk.ClientCredentialsProvider({
     clientId: o.clientId,
     clientSecret: o.clientSecret,
