@@ -8,6 +8,7 @@
 import { randomUUID, verify, type KeyObject } from "node:crypto";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import type {
@@ -37,6 +38,8 @@ export interface OAuthOptions {
    * or (with `publicKey`) for a JWT signed with its private key (private_key_jwt, RFC 7523).
    */
   machineClient?: { clientId: string; clientSecret?: string; publicKey?: KeyObject };
+  /** How long a refresh takes: long enough for two clients' refreshes to overlap. */
+  refreshDelayMs?: number;
   /** A client registered beforehand (no dynamic registration for it). */
   preRegistered?: { clientId: string; clientSecret?: string; redirectUri: string };
 }
@@ -49,6 +52,8 @@ export interface OAuthFixture {
   events: AuthEvent[];
   /** Every bearer token the resource server saw, in order. */
   bearers: string[];
+  /** Makes every access token issued so far invalid (as if they expired); refresh tokens stay. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -80,6 +85,7 @@ class Provider implements OAuthServerProvider {
     private readonly events: AuthEvent[],
     private readonly ttl: number,
     private readonly iss?: () => string | undefined,
+    private readonly refreshDelayMs = 0,
   ) {}
 
   authorize(
@@ -142,14 +148,18 @@ class Provider implements OAuthServerProvider {
     );
   }
 
-  exchangeRefreshToken(client: OAuthClientInformationFull, token: string): Promise<OAuthTokens> {
+  async exchangeRefreshToken(client: OAuthClientInformationFull, token: string): Promise<OAuthTokens> {
     const g = this.refresh.get(token);
-    if (!g || g.clientId !== client.client_id) throw new Error("bad refresh token");
-    this.refresh.delete(token); // rotation: a refresh token works once
-    this.events.push({ kind: "refresh", detail: {} });
-    return Promise.resolve(
-      this.issue({ clientId: g.clientId, scopes: g.scopes, ...(g.resource ? { resource: g.resource } : {}) }),
-    );
+    this.events.push({ kind: "refresh", detail: { ok: g !== undefined } });
+    // Rotation: a refresh token works once; reusing one is refused as RFC 6749 §5.2 says.
+    if (!g || g.clientId !== client.client_id) throw new InvalidGrantError("refresh token already used");
+    this.refresh.delete(token);
+    if (this.refreshDelayMs > 0) await new Promise((r) => setTimeout(r, this.refreshDelayMs));
+    return this.issue({
+      clientId: g.clientId,
+      scopes: g.scopes,
+      ...(g.resource ? { resource: g.resource } : {}),
+    });
   }
 
   verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -207,7 +217,12 @@ export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> 
   const events: AuthEvent[] = [];
   const bearers: string[] = [];
   let issuer = "";
-  const provider = new Provider(events, o.accessTtlSeconds ?? 3600, () => o.issInResponse?.(issuer));
+  const provider = new Provider(
+    events,
+    o.accessTtlSeconds ?? 3600,
+    () => o.issInResponse?.(issuer),
+    o.refreshDelayMs,
+  );
   // The authorization server, on a port of its own. Express comes with the SDK 1.x server (its
   // types do not: the router is all this uses of it).
   const express = (await import("express" as string)).default as () => ((
@@ -349,6 +364,7 @@ export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> 
     asUrl,
     events,
     bearers,
+    expireAccessTokens: () => provider.tokens.clear(),
     close: async () => {
       await mcp.close();
       for (const s of [rs, asServer]) {

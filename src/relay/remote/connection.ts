@@ -112,7 +112,9 @@ export class Connection {
       await this.hold(async () => {
         const params = await wait;
         if (params === undefined) {
-          this.o.say("another effectgate process signed in to this server; sending the request again");
+          this.o.say(
+            "another effectgate process or request renewed the tokens for this server; sending the request again",
+          );
           return;
         }
         const t = this.transport;

@@ -1,5 +1,6 @@
 /** What the bridge reads from an error the SDK's transports throw or report. */
 import { isRecord } from "../../core/wire/jsonrpc.js";
+import { TokensChanged } from "./auth/provider.js";
 import { idKey } from "./in-flight.js";
 import type { Msg } from "./wire-transport.js";
 
@@ -10,8 +11,11 @@ export function statusOf(err: unknown): number | undefined {
   return typeof s === "number" ? s : undefined;
 }
 
+/** The SDK's UnauthorizedError, or the provider's word that new tokens are there to use. */
 export const isUnauthorized = (err: unknown): boolean =>
-  err instanceof Error && (err.name === "UnauthorizedError" || err.constructor.name === "UnauthorizedError");
+  err instanceof TokensChanged ||
+  (err instanceof Error &&
+    (err.name === "UnauthorizedError" || err.constructor.name === "UnauthorizedError"));
 
 /** One line about an error, with its cause (fetch says only "fetch failed" without it). */
 export function messageOf(err: unknown): string {

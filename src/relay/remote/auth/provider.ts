@@ -48,12 +48,37 @@ export interface BridgeOAuthOptions {
 /** How long the user has to sign in, and so how long a sign-in lock may be held. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000;
 
+/**
+ * How long a refresh may hold the lock. The SDK says when a refresh succeeded (saveTokens) or
+ * became a sign-in (redirectToAuthorization), not when it failed; this bounds that case.
+ */
+const REFRESH_HOLD_MS = 30_000;
+
+/**
+ * Thrown where the SDK reads the tokens to refresh them, when they changed since the refused
+ * request was sent: another process (or another request of this one) refreshed or signed in
+ * meanwhile. Refreshing again would spend a refresh token that rotation has made the only
+ * valid one, and leave the other process with a dead one. The bridge sends the request again
+ * with the new tokens instead (sdk-errors.ts counts this as an unauthorised request, whose
+ * authorisation connection.ts finds already finished).
+ */
+export class TokensChanged extends Error {
+  constructor() {
+    super("the tokens were renewed by another request; sending again with the new ones");
+    this.name = "TokensChanged";
+  }
+}
+
 export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   readonly clientMetadataUrl: string | undefined;
   private verifier: string | undefined;
   private currentState: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private waiting: Promise<URLSearchParams | undefined> | undefined;
+  /** The access token the last request went with: what a 401 refused. */
+  private sent: unknown;
+  /** An auth() of this process between reading the tokens and saving new ones (or failing). */
+  private flight: { done: Promise<void>; end(): void } | undefined;
 
   constructor(private readonly o: BridgeOAuthOptions) {
     this.clientMetadataUrl = o.clientMetadataUrl;
@@ -99,14 +124,86 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
     this.o.store.saveClient(ctx?.issuer, info as unknown as Record<string, unknown>);
   }
 
-  tokens(ctx?: OAuthClientInformationContext): StoredOAuthTokens | undefined {
-    return this.o.store.tokens(ctx?.issuer) as StoredOAuthTokens | undefined;
+  /**
+   * Without a context this is the per-request read (the Authorization header). With one, it is
+   * auth() about to refresh the tokens (or, with none, to start a sign-in) after a 401: that is
+   * done by one request of one process at a time. The others wait, read the token file again,
+   * and use what the first saved rather than spend the same refresh token twice (decision 0136).
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (ctx === undefined) {
+      const t = this.o.store.tokens(undefined) as StoredOAuthTokens | undefined;
+      this.sent = t?.access_token;
+      return t;
+    }
+    while (this.flight) await this.flight.done;
+    await this.takeLock();
+    this.o.store.reload();
+    const t = this.o.store.tokens(ctx.issuer) as StoredOAuthTokens | undefined;
+    if (t?.access_token !== undefined && t.access_token !== this.sent) {
+      this.o.lock?.release();
+      this.waiting = Promise.resolve(undefined);
+      throw new TokensChanged();
+    }
+    this.startFlight();
+    return t;
+  }
+
+  /** Waits while another process holds the lock (signing in or refreshing), then takes it. */
+  private async takeLock(): Promise<void> {
+    const lock = this.o.lock;
+    if (!lock) return;
+    let said = false;
+    for (;;) {
+      let got: "held" | "busy";
+      try {
+        got = lock.acquire();
+      } catch (err) {
+        this.o.say(
+          `could not take the sign-in lock ${lock.path} (${(err as Error).message}); signing in without it`,
+        );
+        return;
+      }
+      if (got === "held") return;
+      if (!said)
+        this.o.say(
+          "another effectgate process is signing in to this server; waiting for it instead of opening a second browser",
+        );
+      said = true;
+      await lock.released();
+    }
+  }
+
+  private startFlight(): void {
+    let end = (): void => undefined;
+    const done = new Promise<void>((r) => (end = r));
+    const timer = setTimeout(() => {
+      this.endFlight();
+      this.o.lock?.release();
+    }, REFRESH_HOLD_MS);
+    timer.unref();
+    this.flight = {
+      done,
+      end: () => {
+        clearTimeout(timer);
+        end();
+      },
+    };
+  }
+
+  /** The auth() that read the tokens is done with them: the next may read. */
+  private endFlight(): void {
+    const f = this.flight;
+    this.flight = undefined;
+    f?.end();
   }
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
     this.o.store.saveTokens(ctx?.issuer ?? tokens.issuer, tokens as unknown as Record<string, unknown>);
-    // Saved: a process waiting for this sign-in may read them now.
+    this.sent = tokens.access_token;
+    // Saved: a process (or request) waiting for this sign-in or refresh may read them now.
     this.o.lock?.release();
+    this.endFlight();
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
@@ -118,6 +215,8 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
       throw new Error(
         `refused to open the authorisation page ${authorizationUrl.origin}: expected an https URL, got ${authorizationUrl.protocol.replace(/:$/, "")}`,
       );
+    // A sign-in, not a refresh: the lock is held until it ends (saveTokens, timeout, close).
+    this.endFlight();
     if (this.lockBusy()) {
       this.o.say(
         "another effectgate process is signing in to this server; waiting for it instead of opening a second browser",
@@ -157,6 +256,7 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
 
   /** Gives the sign-in lock up if this process holds it (the bridge is closing). */
   releaseLock(): void {
+    this.endFlight();
     this.o.lock?.release();
   }
 
@@ -179,6 +279,9 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    // The SDK's auth() retries at once after invalidating (a refused refresh token): its next
+    // read of the tokens is the same auth(), which still holds the lock, so it may go ahead.
+    this.endFlight();
     if (scope === "verifier") this.verifier = undefined;
     else if (scope === "discovery") this.discovery = undefined;
     else {

@@ -1,0 +1,61 @@
+/**
+ * One refresh at a time (decision 0136): two `effectgate --url` processes for one server share
+ * its token file. When the access token dies, both meet a 401 at once. The loopback authorization
+ * server rotates refresh tokens and refuses a reused one, and takes a while to answer a refresh,
+ * so without the lock both would spend the same refresh token: the loser's is refused and it
+ * falls back to a second browser sign-in.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ROOT } from "../../e2e/harness.js";
+import { oauthServers, type OAuthFixture } from "../../helpers/oauth-fixture.js";
+import { bridged, remoteSandbox, type Bridged } from "./harness.js";
+
+const BROWSER = join(ROOT, "tests", "fixtures", "remote", "headless-browser.mjs");
+
+let fx: OAuthFixture | undefined;
+const open: Bridged[] = [];
+const boxes: Array<{ cleanup(): void }> = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.client.close();
+  await fx?.close();
+  fx = undefined;
+  for (const b of boxes.splice(0)) b.cleanup();
+});
+
+describe("two relays refreshing one server's tokens at once", () => {
+  it("spends each refresh token once; the other relay uses the tokens the first saved", async () => {
+    fx = await oauthServers({ refreshDelayMs: 700 });
+    const box = remoteSandbox();
+    boxes.push(box);
+    const log = join(box.home, "browser.jsonl");
+    const env = { ...box.env, BROWSER, BROWSER_LOG: log };
+    // a signs in (the browser opens once); b starts after, with the tokens a saved.
+    const a = await bridged(fx.url, { env, home: box.home });
+    open.push(a);
+    const b = await bridged(fx.url, { env, home: box.home });
+    open.push(b);
+    const call = (who: Bridged, text: string) => who.client.callTool({ name: "echo", arguments: { text } });
+
+    for (const round of [1, 2]) {
+      fx.expireAccessTokens();
+      const answers = await Promise.all([call(a, `a${round}`), call(b, `b${round}`)]);
+      const stderr = a.stderr() + b.stderr();
+      expect(
+        answers.map((r) => r.content),
+        stderr,
+      ).toEqual([[{ type: "text", text: `a${round}` }], [{ type: "text", text: `b${round}` }]]);
+      const refreshes = fx.events.filter((e) => e.kind === "refresh");
+      expect(
+        refreshes.map((e) => e.detail["ok"]),
+        stderr,
+      ).toEqual(Array.from({ length: round }, () => true));
+    }
+    // One sign-in in all: no refused refresh sent anyone back to the browser.
+    expect(fx.events.filter((e) => e.kind === "authorize")).toHaveLength(1);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
+    const dir = join(box.home, ".effectgate", "oauth");
+    expect(readdirSync(dir).filter((f) => f.includes(".lock"))).toEqual([]);
+  });
+});
