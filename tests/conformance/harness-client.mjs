@@ -72,6 +72,25 @@ async function command() {
         await issuerOf(url),
       );
     }
+    if (scenario === "auth/cross-app-access-complete-flow") {
+      // The user signed in to the enterprise IdP already; the suite hands over that ID token.
+      env.CONFORMANCE_CLIENT_SECRET = ctx.client_secret;
+      env.CONFORMANCE_ID_TOKEN = ctx.idp_id_token;
+      extra.push(
+        "--oauth-client-id",
+        ctx.client_id,
+        "--oauth-client-secret-env",
+        "CONFORMANCE_CLIENT_SECRET",
+        "--oauth-cross-app",
+        await issuerOf(url),
+        "--oauth-idp-token-endpoint",
+        ctx.idp_token_endpoint,
+        "--oauth-idp-client-id",
+        ctx.idp_client_id,
+        "--oauth-id-token-env",
+        "CONFORMANCE_ID_TOKEN",
+      );
+    }
     return {
       command: process.execPath,
       args: [join(ROOT, "dist", "main.js"), ...bridgeArgs, ...extra, "--url", url],
@@ -124,7 +143,11 @@ async function main() {
   } else {
     const list = await client.listTools();
     if (scenario.startsWith("auth/")) {
-      if (scenario !== "auth/pre-registration" && !scenario.startsWith("auth/client-credentials"))
+      if (
+        scenario !== "auth/pre-registration" &&
+        !scenario.startsWith("auth/client-credentials") &&
+        !scenario.startsWith("auth/cross-app")
+      )
         await client.callTool({ name: "test-tool", arguments: {} });
     } else if (list.tools[0]) await client.callTool({ name: list.tools[0].name, arguments: { a: 2, b: 3 } });
   }

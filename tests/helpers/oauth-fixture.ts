@@ -20,7 +20,7 @@ import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextproto
 import { legacyServer, type RemoteFixture } from "./remote-servers.js";
 
 export interface AuthEvent {
-  kind: "register" | "authorize" | "token" | "refresh";
+  kind: "register" | "authorize" | "token" | "refresh" | "exchange";
   detail: Record<string, unknown>;
 }
 
@@ -38,6 +38,12 @@ export interface OAuthOptions {
    * or (with `publicKey`) for a JWT signed with its private key (private_key_jwt, RFC 7523).
    */
   machineClient?: { clientId: string; clientSecret?: string; publicKey?: KeyObject };
+  /**
+   * Cross-app access (SEP-990): an enterprise IdP token endpoint at `/idp/token` exchanges
+   * `idToken` for an ID-JAG (RFC 8693), and the token endpoint redeems that ID-JAG for a token
+   * (RFC 7523 jwt-bearer) when the client authenticates with its secret by HTTP Basic.
+   */
+  crossApp?: { idToken: string; clientId: string; clientSecret: string };
   /** How long a refresh takes: long enough for two clients' refreshes to overlap. */
   refreshDelayMs?: number;
   /** A client registered beforehand (no dynamic registration for it). */
@@ -275,6 +281,54 @@ export async function oauthServers(o: OAuthOptions = {}): Promise<OAuthFixture> 
               : { error: "invalid_client" },
           ),
         );
+      });
+    });
+  const xaa = o.crossApp;
+  const jags = new Map<string, { audience: string | null; resource: string | null }>();
+  if (xaa)
+    asApp.use((req: IncomingMessage, res: import("node:http").ServerResponse, next: () => void) => {
+      const path = req.url ?? "";
+      if (req.method !== "POST" || !(path.startsWith("/idp/token") || path.startsWith("/token")))
+        return next();
+      void readBody(req).then((body) => {
+        const form = new URLSearchParams(body.toString("utf8"));
+        const reply = (status: number, value: unknown): void => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(value));
+        };
+        if (path.startsWith("/idp/token")) {
+          const ok =
+            form.get("grant_type") === "urn:ietf:params:oauth:grant-type:token-exchange" &&
+            form.get("subject_token") === xaa.idToken &&
+            form.get("subject_token_type") === "urn:ietf:params:oauth:token-type:id_token" &&
+            form.get("requested_token_type") === "urn:ietf:params:oauth:token-type:id-jag";
+          events.push({
+            kind: "exchange",
+            detail: { ok, audience: form.get("audience"), resource: form.get("resource") },
+          });
+          if (!ok) return reply(400, { error: "invalid_grant" });
+          const jag = `jag-${randomUUID()}`;
+          jags.set(jag, { audience: form.get("audience"), resource: form.get("resource") });
+          return reply(200, {
+            access_token: jag,
+            issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+            token_type: "N_A",
+          });
+        }
+        const basic = /^basic (.+)$/i.exec(String(req.headers["authorization"] ?? ""))?.[1];
+        // The secret by HTTP Basic or in the body, as the metadata offers both.
+        const [id, secret] = basic
+          ? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent)
+          : [form.get("client_id"), form.get("client_secret")];
+        const jag = jags.get(form.get("assertion") ?? "");
+        const ok =
+          form.get("grant_type") === "urn:ietf:params:oauth:grant-type:jwt-bearer" &&
+          id === xaa.clientId &&
+          secret === xaa.clientSecret &&
+          jag !== undefined;
+        events.push({ kind: "token", detail: { grant: form.get("grant_type"), clientId: id, ok } });
+        if (!ok) return reply(401, { error: "invalid_client" });
+        return reply(200, provider.issue({ clientId: xaa.clientId, scopes: ["mcp"] }));
       });
     });
   asApp.use(

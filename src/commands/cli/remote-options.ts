@@ -19,6 +19,12 @@ export interface RemoteArgs {
   oauthClientKeyFile?: string;
   /** The environment variable holding that key. */
   oauthClientKeyEnv?: string;
+  /** Cross-app access: the MCP authorization server's issuer, and the enterprise IdP. */
+  oauthCrossApp?: string;
+  oauthIdpTokenEndpoint?: string;
+  oauthIdpClientId?: string;
+  oauthIdpClientSecretEnv?: string;
+  oauthIdTokenEnv?: string;
 }
 
 export const urlOption: OptionDeclaration = {
@@ -81,6 +87,33 @@ export const remoteOptions: readonly OptionDeclaration[] = [
     default: "none",
   },
   {
+    flags: "--oauth-cross-app <issuer>",
+    meaning:
+      "sign in through your enterprise identity provider (cross-app access, no browser): its ID-JAG is redeemed at this issuer with --oauth-client-id and --oauth-client-secret-env",
+    default: "off",
+  },
+  {
+    flags: "--oauth-idp-token-endpoint <url>",
+    meaning:
+      "with --oauth-cross-app: the token endpoint of your enterprise identity provider, which exchanges your ID token (it goes there only)",
+    default: "none",
+  },
+  {
+    flags: "--oauth-idp-client-id <id>",
+    meaning: "with --oauth-cross-app: effectgate's client at that identity provider",
+    default: "none",
+  },
+  {
+    flags: "--oauth-idp-client-secret-env <var>",
+    meaning: "with --oauth-cross-app: the variable holding that client's secret, if it has one",
+    default: "none (a public client)",
+  },
+  {
+    flags: "--oauth-id-token-env <var>",
+    meaning: "with --oauth-cross-app: the variable holding your ID token from the identity provider",
+    default: "none",
+  },
+  {
     flags: "--oauth-client-metadata-url <url>",
     meaning: "a client ID metadata document URL, offered to servers that accept one",
     default: "none",
@@ -128,6 +161,16 @@ export function remoteArgs(o: Record<string, unknown>): RemoteArgs | undefined {
     out.oauthClientCredentials = str("oauthClientCredentials") as string;
   if (str("oauthClientKeyFile") !== undefined) out.oauthClientKeyFile = str("oauthClientKeyFile") as string;
   if (str("oauthClientKeyEnv") !== undefined) out.oauthClientKeyEnv = str("oauthClientKeyEnv") as string;
+  for (const k of [
+    "oauthCrossApp",
+    "oauthIdpTokenEndpoint",
+    "oauthIdpClientId",
+    "oauthIdpClientSecretEnv",
+    "oauthIdTokenEnv",
+  ] as const) {
+    const v = str(k);
+    if (v !== undefined) out[k] = v;
+  }
   return out;
 }
 

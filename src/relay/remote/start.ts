@@ -22,7 +22,7 @@ import { SignInLock } from "./auth/sign-in-lock.js";
 import { TokenStore } from "./auth/token-store.js";
 import { RemoteEndpoint } from "./endpoint.js";
 import { serverIsNonPublic } from "./ssrf.js";
-import { clientCredentials, transportOpener } from "./transports.js";
+import { clientCredentials, crossAppAccess, transportOpener, type CrossApp } from "./transports.js";
 import { RawBodies, type FetchLike } from "./wire-fetch.js";
 
 export type TransportChoice = "auto" | "http" | "sse";
@@ -46,6 +46,12 @@ export interface RemoteChoice {
   oauthClientKeyFile?: string;
   /** The environment variable holding that key (`--oauth-client-key-env`). */
   oauthClientKeyEnv?: string;
+  /** Cross-app access (`--oauth-cross-app ISSUER` and the `--oauth-idp…` options). */
+  oauthCrossApp?: string;
+  oauthIdpTokenEndpoint?: string;
+  oauthIdpClientId?: string;
+  oauthIdpClientSecretEnv?: string;
+  oauthIdTokenEnv?: string;
 }
 
 export interface PreparedRemote {
@@ -84,6 +90,65 @@ function machineKey(
   );
 }
 
+/** A variable that must hold a value, or a usage error naming the option. */
+function fromEnv(env: NodeJS.ProcessEnv, option: string, name: string, what: string): string {
+  const v = env[name];
+  if (v === undefined || v === "")
+    throw new UsageError(`${option}: expected the environment variable ${name} to hold ${what}, got nothing`);
+  return v;
+}
+
+/** The cross-app choices, checked: every part named, and not mixed with the machine grant. */
+function crossApp(c: RemoteChoice, env: NodeJS.ProcessEnv, secret: string | undefined): CrossApp | undefined {
+  const idpOptions = [
+    ["--oauth-idp-token-endpoint", c.oauthIdpTokenEndpoint],
+    ["--oauth-idp-client-id", c.oauthIdpClientId],
+    ["--oauth-idp-client-secret-env", c.oauthIdpClientSecretEnv],
+    ["--oauth-id-token-env", c.oauthIdTokenEnv],
+  ] as const;
+  if (c.oauthCrossApp === undefined) {
+    const stray = idpOptions.find(([, v]) => v !== undefined);
+    if (stray)
+      throw new UsageError(`${stray[0]}: expected --oauth-cross-app too (it is an option of that sign-in)`);
+    return undefined;
+  }
+  if (c.oauthClientCredentials !== undefined)
+    throw new UsageError("--oauth-cross-app: expected it or --oauth-client-credentials, not both");
+  if (c.oauthClientId === undefined || secret === undefined)
+    throw new UsageError(
+      "--oauth-cross-app: expected --oauth-client-id and --oauth-client-secret-env too (the authorization server's client that redeems the grant)",
+    );
+  const missing = idpOptions.filter(([f, v]) => v === undefined && f !== "--oauth-idp-client-secret-env");
+  if (missing[0])
+    throw new UsageError(`--oauth-cross-app: expected ${missing.map(([f]) => f).join(", ")} too`);
+  for (const [flag, url] of [
+    ["--oauth-cross-app", c.oauthCrossApp],
+    ["--oauth-idp-token-endpoint", c.oauthIdpTokenEndpoint],
+  ] as const)
+    if (!parseServerUrl(url as string).ok)
+      throw new UsageError(
+        `${flag}: expected a URL (https, or http on this machine), got ${JSON.stringify(url)}`,
+      );
+  return {
+    issuer: c.oauthCrossApp,
+    clientId: c.oauthClientId,
+    clientSecret: secret,
+    idpTokenEndpoint: c.oauthIdpTokenEndpoint as string,
+    idpClientId: c.oauthIdpClientId as string,
+    ...(c.oauthIdpClientSecretEnv !== undefined
+      ? {
+          idpClientSecret: fromEnv(
+            env,
+            "--oauth-idp-client-secret-env",
+            c.oauthIdpClientSecretEnv,
+            "the identity provider client's secret",
+          ),
+        }
+      : {}),
+    idToken: fromEnv(env, "--oauth-id-token-env", c.oauthIdTokenEnv as string, "your ID token"),
+  };
+}
+
 export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): PreparedRemote {
   const parsed = parseServerUrl(c.url);
   if (!parsed.ok) throw new UsageError(parsed.error);
@@ -111,6 +176,7 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
       );
   }
   const key = machineKey(c, env, secret);
+  const enterprise = crossApp(c, env, secret);
   if (c.oauthClientCredentials !== undefined) {
     if (c.oauthClientId === undefined || (secret === undefined && key === undefined))
       throw new UsageError(
@@ -167,8 +233,9 @@ export function prepareRemote(c: RemoteChoice, env: NodeJS.ProcessEnv): Prepared
         ...(c.oauthClientMetadataUrl !== undefined ? { clientMetadataUrl: c.oauthClientMetadataUrl } : {}),
       });
       // Machine to machine: the SDK's client-credentials provider, and no browser to wait for.
-      const machine =
-        c.oauthClientCredentials !== undefined && c.oauthClientId !== undefined
+      const machine = enterprise
+        ? await crossAppAccess(enterprise)
+        : c.oauthClientCredentials !== undefined && c.oauthClientId !== undefined
           ? await clientCredentials({
               clientId: c.oauthClientId,
               issuer: c.oauthClientCredentials,

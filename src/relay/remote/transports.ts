@@ -57,6 +57,60 @@ export async function clientCredentials(
   });
 }
 
+/** What the cross-app flow needs: the MCP authorization server's client and the enterprise IdP's. */
+export interface CrossApp {
+  /** The MCP server's authorization server, which the ID-JAG is for. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /**
+   * The enterprise identity provider's token endpoint, as the user named it: no metadata is
+   * fetched that could send the ID token anywhere else.
+   */
+  idpTokenEndpoint: string;
+  idpClientId: string;
+  idpClientSecret?: string;
+  /** The user's ID token from that IdP. */
+  idToken: string;
+}
+
+const sameIssuer = (a: string, b: string): boolean => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+
+/**
+ * The SDK's provider for Cross-App Access (enterprise-managed authorization, SEP-990): the
+ * user's ID token is exchanged at the enterprise IdP for an ID-JAG (RFC 8693), which the MCP
+ * server's authorization server redeems for an access token (RFC 7523 jwt-bearer). The ID token
+ * goes to the named IdP token endpoint only, and an ID-JAG is asked for the named authorization server only:
+ * one the MCP server names instead is refused before the IdP is asked, as `expectedIssuer`
+ * refuses it before the client's secret is sent.
+ */
+export async function crossAppAccess(o: CrossApp): Promise<OAuthClientProvider> {
+  const sdk = await import("@modelcontextprotocol/client");
+  return new sdk.CrossAppAccessProvider({
+    clientId: o.clientId,
+    clientSecret: o.clientSecret,
+    clientName: "effectgate",
+    expectedIssuer: o.issuer,
+    assertion: async (ctx) => {
+      if (!sameIssuer(ctx.authorizationServerUrl, o.issuer))
+        throw new Error(
+          `refused to ask the identity provider for a grant to ${ctx.authorizationServerUrl}: expected the authorization server ${o.issuer} (--oauth-cross-app)`,
+        );
+      const grant = await sdk.requestJwtAuthorizationGrant({
+        tokenEndpoint: o.idpTokenEndpoint,
+        audience: ctx.authorizationServerUrl,
+        resource: ctx.resourceUrl,
+        idToken: o.idToken,
+        clientId: o.idpClientId,
+        ...(o.idpClientSecret !== undefined ? { clientSecret: o.idpClientSecret } : {}),
+        ...(ctx.scope !== undefined ? { scope: ctx.scope } : {}),
+        fetchFn: ctx.fetchFn,
+      });
+      return grant.jwtAuthGrant;
+    },
+  });
+}
+
 export async function transportOpener(
   s: TransportSetup,
 ): Promise<(kind: TransportKind) => Promise<WireTransport>> {
