@@ -5,7 +5,11 @@
 // npm registry into a cache folder, pinned:
 //
 //   node scripts/conformance.mjs [--bridge effectgate|mcp-remote|both] [--scenario NAME]...
-//                                [--jobs N] [--json FILE]
+//                                [--jobs N] [--json FILE] [--scenario-timeout SECONDS]
+//
+// Each scenario runs in a process group of its own that is killed after --scenario-timeout
+// (default 120 s): the suite's own timeout kills only the shell it starts, so a bridge that
+// never exits (mcp-remote waiting for a sign-in) would otherwise hold the run forever.
 //
 // Exit 1 when effectgate fails a scenario that tests/conformance/expected-failures.json does not
 // list, or passes one it lists (the list is stale); mcp-remote's results are only reported.
@@ -38,7 +42,13 @@ const BROWSER = join(ROOT, "tests", "fixtures", "remote", "headless-browser.mjs"
 const EXPECTED = join(ROOT, "tests", "conformance", "expected-failures.json");
 
 function parseArgs(argv) {
-  const o = { bridges: ["effectgate", "mcp-remote"], scenarios: [], jobs: 3, json: undefined };
+  const o = {
+    bridges: ["effectgate", "mcp-remote"],
+    scenarios: [],
+    jobs: 3,
+    json: undefined,
+    timeoutMs: 120_000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -54,20 +64,46 @@ function parseArgs(argv) {
     } else if (a === "--scenario") o.scenarios.push(v());
     else if (a === "--jobs") o.jobs = Math.max(1, Number(v()) || 1);
     else if (a === "--json") o.json = v();
-    else throw new Error(`unknown option ${a}; expected --bridge, --scenario, --jobs or --json`);
+    else if (a === "--scenario-timeout") {
+      const t = v();
+      if (!/^\d+$/.test(t) || Number(t) < 1)
+        throw new Error(`--scenario-timeout: expected a whole number of seconds, got ${t}`);
+      o.timeoutMs = Number(t) * 1000;
+    } else
+      throw new Error(
+        `unknown option ${a}; expected --bridge, --scenario, --jobs, --json or --scenario-timeout`,
+      );
   }
   return o;
 }
 
-function run(cmd, args, opts = {}) {
+function run(cmd, args, opts = {}, timeoutMs = undefined) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+    // A group of its own (POSIX), so that a timeout ends the bridge the suite's shell started.
+    const group = timeoutMs !== undefined && process.platform !== "win32";
+    const child = spawn(cmd, args, { ...opts, detached: group, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            try {
+              if (group) process.kill(-child.pid, "SIGKILL");
+              else child.kill("SIGKILL");
+            } catch {
+              /* gone already */
+            }
+          }, timeoutMs);
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
-    child.on("error", (e) => resolve({ code: -1, out, err: `${err}${e.message}` }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err, timedOut });
+    });
+    child.on("error", (e) => resolve({ code: -1, out, err: `${err}${e.message}`, timedOut }));
   });
 }
 
@@ -116,7 +152,7 @@ function findChecks(dir) {
   return undefined;
 }
 
-async function runScenario(bridge, scenario) {
+async function runScenario(bridge, scenario, timeoutMs) {
   const home = mkdtempSync(join(tmpdir(), "effectgate-conformance-"));
   try {
     const env = {
@@ -137,6 +173,7 @@ async function runScenario(bridge, scenario) {
         env,
         cwd: home,
       },
+      timeoutMs,
     );
     const file = existsSync(out) ? findChecks(out) : undefined;
     const checks = file ? JSON.parse(readFileSync(file, "utf8")) : [];
@@ -144,7 +181,8 @@ async function runScenario(bridge, scenario) {
     return {
       scenario,
       bridge,
-      passed: r.code === 0,
+      passed: r.code === 0 && !r.timedOut,
+      timedOut: r.timedOut,
       success: count("SUCCESS"),
       failure: count("FAILURE"),
       warning: count("WARNING"),
@@ -180,12 +218,16 @@ async function main() {
       throw new Error(`--scenario: no client scenario ${s}; the suite has ${all.join(", ")}`);
   const scenarios = o.scenarios.length > 0 ? o.scenarios : all;
   const tasks = o.bridges.flatMap((b) => scenarios.map((s) => [b, s]));
-  const results = await pool(tasks, o.jobs, ([b, s]) => runScenario(b, s));
+  const results = await pool(tasks, o.jobs, ([b, s]) => runScenario(b, s, o.timeoutMs));
   const by = (b, s) => results.find((r) => r.bridge === b && r.scenario === s);
 
   const width = Math.max(...scenarios.map((s) => s.length));
   const cell = (r) =>
-    r ? `${r.passed ? "pass" : "FAIL"} ${r.success}/${r.success + r.failure + r.warning}` : "";
+    r
+      ? r.timedOut
+        ? "TIMEOUT"
+        : `${r.passed ? "pass" : "FAIL"} ${r.success}/${r.success + r.failure + r.warning}`
+      : "";
   process.stdout.write(`${"scenario".padEnd(width)}  ${o.bridges.map((b) => b.padEnd(16)).join("  ")}\n`);
   for (const s of scenarios)
     process.stdout.write(
@@ -208,7 +250,7 @@ async function main() {
     if (!r.passed && !expected.has(r.scenario)) {
       bad++;
       process.stderr.write(
-        `conformance: effectgate failed ${r.scenario} (${r.failed.join(", ") || "the client did not finish"})\n`,
+        `conformance: effectgate failed ${r.scenario} (${r.timedOut ? "timed out" : r.failed.join(", ") || "the client did not finish"})\n`,
       );
     } else if (r.passed && expected.has(r.scenario)) {
       bad++;

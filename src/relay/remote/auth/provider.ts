@@ -200,7 +200,6 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
     this.o.store.saveTokens(ctx?.issuer ?? tokens.issuer, tokens as unknown as Record<string, unknown>);
-    this.sent = tokens.access_token;
     // Saved: a process (or request) waiting for this sign-in or refresh may read them now.
     this.o.lock?.release();
     this.endFlight();
