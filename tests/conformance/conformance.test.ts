@@ -20,6 +20,8 @@ const SAMPLE = [
   "auth/metadata-default",
   "auth/scope-step-up",
   "auth/pre-registration",
+  "auth/client-credentials-jwt",
+  "auth/cross-app-access-complete-flow",
 ];
 
 describe("MCP conformance suite, client scenarios, through effectgate --url", () => {

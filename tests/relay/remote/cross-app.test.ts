@@ -1,5 +1,5 @@
 /**
- * Cross-app access (SEP-990, decision 0135's sibling in docs/remote.md): `--oauth-cross-app`
+ * Cross-app access (SEP-990, decision 0135): `--oauth-cross-app`
  * exchanges the user's ID token at the enterprise IdP's token endpoint for an ID-JAG, and the MCP
  * server's authorization server redeems it for a token, with no browser. The ID token goes to
  * the named IdP endpoint only and reaches neither stderr nor the session log.
