@@ -20,6 +20,7 @@ import { VERSION } from "../version.js";
 import type { AskStore } from "../relay/client/ask-store.js";
 import type { DesktopAsker } from "../relay/client/desktop-ask.js";
 import { currentPlatform } from "../platform/profile.js";
+import { offeredAsk } from "../core/gate/ask-channel.js";
 import { identityFor } from "../core/pins/identity.js";
 import { effectgateHome } from "../platform/home.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
@@ -205,6 +206,13 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
   server?.catch(() => undefined); // thrown where runRelay awaits it, once the log is open
   const logDir = sessionDir(parsed.logDir, process.env);
   const name = parsed.name ?? null;
+  // Desktop dialogs only when asked for: `--dialog` wins over the policy's `ask.dialog`. Whether
+  // this machine can show one is looked up once, here, so the header can say it (decision 0133).
+  const dialog = parsed.dialog ?? settings.read?.compiled.askDialog ?? "off";
+  const offer =
+    !off && dialog === "auto"
+      ? (await import("../platform/desktop-dialog.js")).desktopOffer(process.env, currentPlatform())
+      : undefined;
   const header = {
     effectgate: VERSION,
     // Header values are often keys: the log keeps their names only.
@@ -214,6 +222,17 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     cwd,
     pid: process.pid,
     platform: process.platform,
+    ...(off
+      ? {}
+      : {
+          ask: offeredAsk(
+            offer === undefined
+              ? undefined
+              : "ask" in offer
+                ? { tool: offer.ask.kind }
+                : { none: "why" in offer ? offer.why : offer.none },
+          ),
+        }),
   };
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
   // Checked before this session's own log exists; said once the server runs, so that a server
@@ -265,13 +284,16 @@ async function relay(args: string[], parsed: RelayArgs): Promise<number> {
     (asks ??= import("../relay/client/ask-store.js").then(
       (m) => new m.AskStore(effectgateHome(process.env)),
     ));
-  // Desktop dialogs only when asked for: `--dialog` wins over the policy's `ask.dialog`.
-  const dialog = parsed.dialog ?? built.read?.compiled.askDialog ?? "off";
   let desktop: Promise<DesktopAsker> | undefined;
   const openDesktop = (): Promise<DesktopAsker> =>
     (desktop ??= import("../relay/client/desktop-ask.js").then(
       (m) =>
-        new m.DesktopAsker({ env: process.env, platform: currentPlatform(), record: log.event.bind(log) }),
+        new m.DesktopAsker({
+          env: process.env,
+          platform: currentPlatform(),
+          record: log.event.bind(log),
+          ...(offer ? { offer } : {}),
+        }),
     ));
   try {
     const result = await runRelay({

@@ -11,7 +11,7 @@ import { EXIT } from "../core/errors.js";
 import { evaluateBenign, type BenignSession } from "../core/evaluation/benign.js";
 import { createSessionJudge } from "../core/judge/session.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../core/policy/api.js";
-import { askChannelOf, type AskChannel } from "../core/gate/ask-channel.js";
+import { askChannelOf, offersDialog, type AskChannel } from "../core/gate/ask-channel.js";
 import { isRecord } from "../core/wire/jsonrpc.js";
 import { terminalSafeJson } from "../core/replay/escape.js";
 import { buildTranscript } from "../core/replay/transcript.js";
@@ -309,18 +309,23 @@ function startOfGroup(group: string[], read: Map<string[], BenignSession[]>): st
   return name ? `${name[1]}-${name[2]}-${name[3]}T${name[4]}:${name[5]}:00.000Z` : null;
 }
 
-/** Who the client of session `sid` was, and how strict asks it, from its handshake record. */
+/**
+ * Who the client of session `sid` was, and how strict asks it, from its handshake record (and
+ * its header: whether the relay offered a desktop dialog).
+ */
 function clientOf(
   entries: BenignSession["entries"],
   sid: string,
 ): { client: string | null; asks: AskChannel | null } {
+  let dialog = false;
   for (const e of entries) {
-    if (!("record" in e) || e.record.type !== "event" || e.record.sid !== sid) continue;
-    if (e.record.ev !== "handshake") continue;
+    if (!("record" in e) || e.record.sid !== sid) continue;
+    if (e.record.type === "header") dialog = offersDialog(e.record);
+    if (e.record.type !== "event" || e.record.ev !== "handshake") continue;
     const info = e.record.data["clientInfo"];
     const name = isRecord(info) && typeof info["name"] === "string" ? info["name"] : null;
     const version = isRecord(info) && typeof info["version"] === "string" ? ` ${info["version"]}` : "";
-    return { client: name === null ? null : `${name}${version}`, asks: askChannelOf(e.record.data) };
+    return { client: name === null ? null : `${name}${version}`, asks: askChannelOf(e.record.data, dialog) };
   }
   return { client: null, asks: null };
 }

@@ -36,6 +36,20 @@ export const HeaderRecord = z.strictObject({
    * of earlier versions: readers then tell them apart by matching answers to refusals.
    */
   marksOwn: z.literal(true).optional(),
+  /**
+   * How a question at strict could be put in this relay, whatever level it ran at (decision
+   * 0133): `channels` in the order tried (the chat ones only if the client takes them), `dialog`
+   * the desktop tool found, `noDialog` why dialogs are on but none can be shown. Absent with
+   * checks off, and in logs of earlier versions: readers then take it as no dialog.
+   */
+  ask: z
+    .strictObject({
+      // The names of src/core/gate/ask-channel.ts's ASK_CHANNELS (a test keeps them equal).
+      channels: z.array(z.enum(["elicitation", "input_required", "dialog", "out of band"])),
+      dialog: z.enum(["osascript", "zenity", "kdialog", "powershell"]).optional(),
+      noDialog: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const FrameRecord = z.strictObject({

@@ -1,7 +1,7 @@
 // Attack recall: each scenario's messages go, in order, through the same session judge the relay
 // uses (taint included) and through pin state when the scenario has a lock. A scenario counts as
 // stopped at a level only if its harmful message is refused there.
-import { channelFor } from "../gate/ask-channel.js";
+import { channelFor, isAsked, type AskChannel } from "../gate/ask-channel.js";
 import { requestCapabilities } from "../gate/input-required.js";
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
@@ -28,6 +28,8 @@ export interface ScenarioRun {
   stopped: boolean;
   /** What happened to the harmful message: an outcome, or "not judged". */
   outcome: Outcome | "not judged" | "asked";
+  /** Where the harmful message's question was put, when it was asked (in the chat, or a dialog). */
+  askedIn?: Exclude<AskChannel, "out of band">;
   verdict?: Decision["verdict"];
   rule?: string;
   reason: string;
@@ -122,7 +124,9 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
       continue;
     }
     // Every judged call of the frame, in order; one refused call refuses the whole frame.
-    let worst: { outcome: ScenarioRun["outcome"]; decision: Decision } | undefined;
+    let worst:
+      | { outcome: ScenarioRun["outcome"]; decision: Decision; askedIn?: ScenarioRun["askedIn"] }
+      | undefined;
     for (const call of read.calls) {
       const tool = toolOf(call.method, call.params);
       const pinned = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };
@@ -133,7 +137,9 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
         ? judge.judge(call.method, call.params, call.problem)
         : { verdict: "deny", rule: "pin", reason: pin.reason, effects: [], tainted: judge.tainted };
       let outcome: ScenarioRun["outcome"] = outcomeFor(level, decision.verdict);
-      // As in the relay (ask-channel.ts): asked in the chat, else refused (out of band).
+      let askedIn: ScenarioRun["askedIn"];
+      // As in the relay (ask-channel.ts): asked in the chat, else in a dialog where the scenario's
+      // relay offers one, else refused (out of band). A scenario has no flood: one harmful call.
       if (outcome === "ask") {
         const channel = channelFor({
           modern: call.modern,
@@ -141,12 +147,15 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
           legacyCanElicit: canAsk,
           alone: read.kind === "parsed" && read.members === undefined && read.calls.length === 1,
           fits: true,
+          dialog: s.dialog === true,
         });
-        outcome = channel === "elicitation" || channel === "input_required" ? "asked" : "refuse";
+        if (isAsked(channel)) askedIn = channel as NonNullable<ScenarioRun["askedIn"]>;
+        outcome = askedIn !== undefined ? "asked" : "refuse";
       }
-      if (!worst || rank(outcome) > rank(worst.outcome)) worst = { outcome, decision };
+      if (!worst || rank(outcome) > rank(worst.outcome))
+        worst = { outcome, decision, ...(askedIn !== undefined ? { askedIn } : {}) };
     }
-    const { outcome, decision } = worst as NonNullable<typeof worst>;
+    const { outcome, decision, askedIn } = worst as NonNullable<typeof worst>;
     // A refusal is of this frame only: a later call may reuse its id and be answered.
     const tracked =
       read.kind === "parsed" && read.members
@@ -163,6 +172,7 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
         ...base,
         stopped: outcome === "refuse",
         outcome,
+        ...(askedIn !== undefined ? { askedIn } : {}),
         verdict: decision.verdict,
         rule: decision.rule,
         reason: decision.unjudgeable

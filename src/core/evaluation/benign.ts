@@ -9,6 +9,7 @@ import type { Platform, Verdict } from "../types.js";
 import type { JudgeFactory } from "./attack.js";
 import { activeIntervals, blocksPerWeek, unionLength, type Rate } from "./active-time.js";
 import { SessionRebuild, type Counts } from "./session-rebuild.js";
+import { offersDialog } from "../gate/ask-channel.js";
 
 export interface BenignSession {
   file: string;
@@ -62,15 +63,17 @@ export interface BenignReport {
   strict: Rate;
   /**
    * What strict does with each confirm: asked in the chat (`elicitation`, `input_required`) or
+   * in a desktop dialog (`dialog`, where the session's header says its relay offered one), or
    * refused (`out of band`: with an id for `effectgate allow`; `none`: its question is too long
-   * to show), and how many questions an active hour brings (null: no active time).
+   * to show; `flood`: a dialog question over the flood limit), and how many questions an active
+   * hour brings (null: no active time).
    */
   asks: StrictAsks;
 }
 
 export interface StrictAsks {
-  asked: { elicitation: number; input_required: number };
-  refused: { "out of band": number; none: number };
+  asked: { elicitation: number; input_required: number; dialog: number };
+  refused: { "out of band": number; none: number; flood: number };
   questionsPerActiveHour: number | null;
 }
 
@@ -151,7 +154,7 @@ export function evaluateBenign(
     rules: {},
     flagged: [],
     blocks: { enforce: 0, strict: 0 },
-    asks: { elicitation: 0, input_required: 0, "out of band": 0, none: 0 },
+    asks: { elicitation: 0, input_required: 0, dialog: 0, "out of band": 0, none: 0, flood: 0 },
     unjudged: { tooLarge: 0 },
     answers: { noRequest: 0, tooLarge: 0, early: 0 },
   };
@@ -185,6 +188,7 @@ export function evaluateBenign(
       passThrough: h !== undefined && (h.level === "observe" || h.from === "off"),
       ...(o.countFrom !== undefined ? { countFrom: o.countFrom } : {}),
       withParams: o.withParams === true,
+      dialog: offersDialog(h),
     });
     for (const { file, line, record } of s.records) rebuild.add(file, line, record);
     rebuild.finish();
@@ -209,11 +213,15 @@ export function evaluateBenign(
   };
 }
 
-/** Confirms at strict: asked in the chat or refused, by channel, and questions per active hour. */
+/** Confirms at strict: asked or refused, by channel, and questions per active hour. */
 function strictAsks(byChannel: Counts["asks"], activeMs: number): StrictAsks {
-  const asked = { elicitation: byChannel.elicitation, input_required: byChannel.input_required };
-  const refused = { "out of band": byChannel["out of band"], none: byChannel.none };
-  const questions = asked.elicitation + asked.input_required;
+  const asked = {
+    elicitation: byChannel.elicitation,
+    input_required: byChannel.input_required,
+    dialog: byChannel.dialog,
+  };
+  const refused = { "out of band": byChannel["out of band"], none: byChannel.none, flood: byChannel.flood };
+  const questions = asked.elicitation + asked.input_required + asked.dialog;
   return {
     asked,
     refused,

@@ -36,7 +36,7 @@ export function formatRecall(r: RecallReport, policy: string): string[] {
     for (const m of r.missed) {
       const verdict = m.verdict ? `${m.verdict}${m.rule ? ` by ${esc(m.rule)}` : ""}` : "no verdict";
       out.push(
-        `    [${m.level}] ${m.id} (${esc(m.category)}): ${m.outcome}; ${verdict}${m.tainted ? ", tainted" : ""}: ${esc(clip(m.reason, 200))}`,
+        `    [${m.level}] ${m.id} (${esc(m.category)}): ${m.outcome}${m.askedIn ? ` (${m.askedIn})` : ""}; ${verdict}${m.tainted ? ", tainted" : ""}: ${esc(clip(m.reason, 200))}`,
       );
     }
   }
@@ -96,12 +96,18 @@ export function formatBenign(b: BenignReport, policy: string): string[] {
   return out;
 }
 
-/** Strict's confirms: asked in the chat or refused, by channel (docs/asking.md). */
+/** Strict's confirms: asked in the chat or a dialog, or refused, by channel (docs/asking.md). */
 function asksText(a: BenignReport["asks"]): string[] {
-  const asked = a.asked.elicitation + a.asked.input_required;
-  const refused = a.refused["out of band"] + a.refused.none;
+  const chat = a.asked.elicitation + a.asked.input_required;
+  const refused = a.refused["out of band"] + a.refused.none + a.refused.flood;
+  // The dialog's figures only where a session offered one: older logs read as before.
+  const dialog = a.asked.dialog + a.refused.flood > 0;
+  const asked = dialog
+    ? `${chat + a.asked.dialog} asked (in the chat ${chat}: elicitation ${a.asked.elicitation}, input_required ${a.asked.input_required}; in a dialog ${a.asked.dialog})`
+    : `${chat} asked in the chat (elicitation ${a.asked.elicitation}, input_required ${a.asked.input_required})`;
+  const flood = dialog ? `, too many dialog questions ${a.refused.flood}` : "";
   return [
-    `  confirms at strict: ${asked} asked in the chat (elicitation ${a.asked.elicitation}, input_required ${a.asked.input_required}), ${refused} refused (out of band ${a.refused["out of band"]}, none ${a.refused.none})`,
+    `  confirms at strict: ${asked}, ${refused} refused (out of band ${a.refused["out of band"]}, none ${a.refused.none}${flood})`,
     `  questions per active hour at strict: ${a.questionsPerActiveHour === null ? "no active time" : a.questionsPerActiveHour}`,
   ];
 }

@@ -28,6 +28,11 @@ export const Scenario = z
     env: z.record(z.string(), z.string()).optional(),
     /** The resolver's view: absolute path → what it really is (symlinks, 8.3 short names). */
     links: z.record(z.string(), z.string()).optional(),
+    /**
+     * The relay ran with desktop dialogs on and could show one (decision 0126): at strict, a
+     * client that cannot be asked in its chat is asked in the dialog instead of refused.
+     */
+    dialog: z.boolean().optional(),
     /** Tools as approved in the lock; when present, pins are checked. */
     approved: z.array(z.record(z.string(), z.unknown())).optional(),
     visible: z.boolean().default(true),

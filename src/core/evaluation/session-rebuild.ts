@@ -5,7 +5,8 @@
 // is effectgate's text, not the tool's, and reaches no judge. An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
-import { channelFor, type CallChannel } from "../gate/ask-channel.js";
+import { channelFor, isAsked, type CallChannel } from "../gate/ask-channel.js";
+import { DialogLimiter } from "../gate/dialog-limit.js";
 import { requestCapabilities } from "../gate/input-required.js";
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import { askQuestion } from "../gate/ask-text.js";
@@ -38,8 +39,11 @@ export interface Counts {
   rules: Record<string, { confirm: number; deny: number }>;
   flagged: Flagged[];
   blocks: Record<RebuiltLevel, number>;
-  /** Confirms at strict by how they would be put: asked (in the chat) or refused (out of band, none). */
-  asks: Record<CallChannel, number>;
+  /**
+   * Confirms at strict by how they would be put: asked (in the chat, in a dialog) or refused
+   * (out of band, none, and `flood`: a dialog question over the flood limit, decision 0127).
+   */
+  asks: Record<CallChannel | "flood", number>;
   unjudged: { tooLarge: number };
   answers: { noRequest: number; tooLarge: number; early: number };
 }
@@ -87,13 +91,21 @@ export class SessionRebuild {
   private canAsk = false;
   /** Ids of effectgate's own questions (`ask` events): their frames are not the server's. */
   private readonly asks = new Set<string>();
+  /** The relay's flood limit on dialogs, per session as in the relay; the log's times are its clock. */
+  private readonly dialogs = new DialogLimiter();
 
   constructor(
     private readonly sid: string,
     makeJudge: () => SessionJudgeApi,
     private readonly counts: Counts,
     /** `countFrom`: calls logged before this moment (ms) are judged, for taint, but not counted. */
-    private readonly opts: { passThrough: boolean; countFrom?: number; withParams?: boolean },
+    private readonly opts: {
+      passThrough: boolean;
+      countFrom?: number;
+      withParams?: boolean;
+      /** The session's relay offered a desktop dialog (its header's `ask`, decision 0133). */
+      dialog?: boolean;
+    },
   ) {
     this.judges = { enforce: makeJudge(), strict: makeJudge() };
   }
@@ -168,10 +180,10 @@ export class SessionRebuild {
       enforce: outcomeFor("enforce", d.enforce.verdict),
       strict: outcomeFor("strict", d.strict.verdict),
     };
-    // A question reaches a person in the chat when its channel is elicitation or input_required,
-    // as in the relay (ask-channel.ts); a benign session's user says yes. Out of band, the call
-    // is refused with an id.
-    const channel =
+    // A question reaches a person in the chat (elicitation, input_required) or in a desktop
+    // dialog, as in the relay (ask-channel.ts); a benign session's user says yes at once. Out of
+    // band, the call is refused with an id; so is a dialog question over the flood limit.
+    const picked =
       out.strict === "ask"
         ? channelFor({
             modern: call.modern,
@@ -184,9 +196,11 @@ export class SessionRebuild {
               decision: d.strict,
               policySource: "",
             }).ok,
+            dialog: this.opts.dialog === true,
           })
         : undefined;
-    const asked = channel === "elicitation" || channel === "input_required";
+    const channel = picked === "dialog" ? this.dialogTurn(t) : picked;
+    const asked = channel !== undefined && channel !== "flood" && isAsked(channel);
     const refused = {
       enforce: out.enforce === "refuse",
       strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
@@ -209,6 +223,14 @@ export class SessionRebuild {
         outcomes: { enforce: out.enforce, strict: refused.strict ? "refuse" : out.strict },
       });
     return refused;
+  }
+
+  /** A dialog opens at `t` unless the flood limit refuses it; it is answered at once. */
+  private dialogTurn(t: string): "dialog" | "flood" {
+    const turn = this.dialogs.take(Date.parse(t));
+    if (!turn.ok) return "flood";
+    this.dialogs.close();
+    return "dialog";
   }
 
   private flaggedRow(

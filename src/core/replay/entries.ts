@@ -16,6 +16,8 @@ export interface HeaderLike {
   policy: { source: string; sha256: string } | null;
   /** The log marks effectgate's own frames (`by`); absent in logs of earlier versions. */
   marksOwn?: true | undefined;
+  /** How strict could ask in this relay (decision 0133); absent in logs of earlier versions. */
+  ask?: { channels: readonly string[] } | undefined;
 }
 
 export interface FrameLike {

@@ -91,6 +91,7 @@ export interface StatusReport {
 const ASKS: Record<AskChannel, string> = {
   elicitation: "in the chat (elicitation)",
   input_required: "in the chat (input_required)",
+  dialog: "in a desktop dialog",
   "out of band": "out of band (effectgate pending / allow)",
 };
 

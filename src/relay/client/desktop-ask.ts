@@ -20,6 +20,8 @@ export interface DesktopAskOptions {
   platform: Platform;
   record: (ev: string, data: Record<string, unknown>) => void;
   now?: () => number;
+  /** What this machine can show, when the relay looked it up at start (for the log's header). */
+  offer?: DesktopOffer;
 }
 
 export class DesktopAsker {
@@ -27,7 +29,9 @@ export class DesktopAsker {
   private offer: DesktopOffer | undefined;
   private readonly limiter = new DialogLimiter();
 
-  constructor(private readonly o: DesktopAskOptions) {}
+  constructor(private readonly o: DesktopAskOptions) {
+    this.offer = o.offer;
+  }
 
   private get shown(): DesktopOffer {
     return (this.offer ??= desktopOffer(this.o.env, this.o.platform));
