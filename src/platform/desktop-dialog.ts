@@ -78,6 +78,9 @@ export interface DialogCommand {
 const TITLE = "effectgate";
 const ALLOW = "Allow";
 const DENY = "Deny";
+/** The tags kdialog's menu prints for its two items. */
+const KDIALOG_ALLOW = "allow";
+const KDIALOG_DENY = "deny";
 
 // The AppleScript is fixed: the question, title and wait come in as the run handler's argv.
 // Deny is the cancel button, so Escape and Deny both end in error -128 (exit 1); the dialog gives
@@ -139,20 +142,26 @@ export function dialogCommand(tool: DialogTool, text: string, seconds: number): 
         isYes: (code) => code === 0,
       };
     case "kdialog":
+      // A choice, not yes/no buttons: kdialog's yes button is always the default, so Return
+      // would allow (found on the real kdialog 22.12, tests/e2e/real-dialog.test.ts; decision
+      // 0133). Deny comes first and is the default; Allow is an explicit tag on stdout, so a
+      // usage error (exit 1) or any other exit is never a yes.
       return {
         file: tool.file,
         args: [
           "--title",
           TITLE,
-          "--warningyesno",
+          "--menu",
           kdialogText(text),
-          "--yes-label",
+          KDIALOG_DENY,
+          DENY,
+          KDIALOG_ALLOW,
           ALLOW,
-          "--no-label",
+          "--default",
           DENY,
         ],
         env: {},
-        isYes: (code) => code === 0,
+        isYes: (code, out) => code === 0 && out.trim() === KDIALOG_ALLOW,
       };
     case "powershell":
       return {

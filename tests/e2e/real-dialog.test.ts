@@ -4,7 +4,7 @@
 // in it, as a person would. Judged by what reached the disk. CI installs the programs (.ci/run);
 // there a missing one is a failure, not a reason to skip.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +85,15 @@ function dialogWindow(): { id: string; title: string; pid: number } {
   return { id, title: xdotool("getwindowname", id), pid: Number(xdotool("getwindowpid", id)) };
 }
 
+/** The header record of the one session logged under `env`'s EFFECTGATE_HOME. */
+function headerOf(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const dir = join(env.EFFECTGATE_HOME as string, "sessions");
+  const logs = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+  expect(logs).toHaveLength(1);
+  const first = readFileSync(join(dir, logs[0] as string), "utf8").split("\n")[0] as string;
+  return JSON.parse(first) as Record<string, unknown>;
+}
+
 /** The argv of a running process, as the kernel has it. */
 const argvOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
 
@@ -130,6 +139,11 @@ describe.skipIf(missing.length > 0)("strict asks in a real desktop dialog on an 
       expect(r.title).toBe("effectgate");
       expect(r.refused, r.text).toBe(false);
       expect(readFileSync(file, "utf8")).toBe("{}");
+      // The session's header says a dialog was on offer, so eval counts its questions as asked.
+      expect(headerOf(env)["ask"]).toEqual({
+        channels: ["elicitation", "input_required", "dialog", "out of band"],
+        dialog: "zenity",
+      });
     } finally {
       done();
     }
@@ -186,20 +200,23 @@ describe.skipIf(missing.length > 0)("strict asks in a real desktop dialog on an 
     }
   }, 60_000);
 
-  it("kdialog: its Allow button lets the write through; its Deny button and Escape do not", async () => {
+  it("kdialog: Return takes the default, Deny; Escape is a no; only choosing Allow lets the write through", async () => {
     const { env, root, done } = desktop("kdialog");
     try {
       const file = join(root, ".vscode", "tasks.json");
-      // kdialog --warningyesno focuses its yes button, Allow: Return presses it (see
-      // docs/asking-dialogs.md). Tab moves to Deny.
-      for (const keys of [["Tab", "Return"], ["Escape"]]) {
-        const r = await writeThroughDialog(env, root, file, keys);
+      // kdialog's yes/no buttons always default to yes, so effectgate shows a choice of two,
+      // Deny first and the default (decision 0133); Down moves to Allow.
+      for (const [keys, why] of [
+        [["Return"], "exit code 0"],
+        [["Escape"], "exit code 1"],
+      ] as const) {
+        const r = await writeThroughDialog(env, root, file, [...keys]);
         expect(r.title).toBe("effectgate — KDialog");
         expect(r.refused, keys.join("+")).toBe(true);
-        expect(r.text).toMatch(/the dialog ended without a yes \(exit code [12]\)/);
+        expect(r.text).toContain(`(the dialog ended without a yes (${why}))`);
         expect(existsSync(file)).toBe(false);
       }
-      const yes = await writeThroughDialog(env, root, file, ["Return"]);
+      const yes = await writeThroughDialog(env, root, file, ["Down", "Return"]);
       expect(yes.refused, yes.text).toBe(false);
       expect(readFileSync(file, "utf8")).toBe("{}");
     } finally {
@@ -213,7 +230,7 @@ describe.skipIf(missing.length > 0)("strict asks in a real desktop dialog on an 
       const folder = "<b>bold</b> & co";
       const file = join(root, folder, ".vscode", "tasks.json");
       const r = await writeThroughDialog(env, root, file, ["Escape"]);
-      const text = (r.argv ?? [])[(r.argv ?? []).indexOf("--warningyesno") + 1] ?? "";
+      const text = (r.argv ?? [])[(r.argv ?? []).indexOf("--menu") + 1] ?? "";
       expect(text.startsWith("<qt><pre>")).toBe(true);
       expect(text).toContain("&#60;b&#62;bold&#60;/b&#62; &#38; co");
       expect(text).not.toContain("<b>");

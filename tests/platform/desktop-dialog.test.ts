@@ -150,6 +150,16 @@ describe.each(Object.keys(FILE) as DialogKind[])("runDialog with %s", (kind) => 
         expect(s.argv.join(" ")).not.toContain("PWNED");
         expect(s.argv.slice(0, 3)).toEqual(["-NoProfile", "-NonInteractive", "-Command"]);
       }
+      // A choice of two, Deny first and the default: kdialog's yes/no buttons default to yes.
+      if (kind === "kdialog")
+        expect(s.argv.slice(s.argv.indexOf("--menu") + 2)).toEqual([
+          "deny",
+          "Deny",
+          "allow",
+          "Allow",
+          "--default",
+          "Deny",
+        ]);
       if (kind === "kdialog")
         expect(s.argv).toContain(
           "<qt><pre>effectgate: allow &#34;x&#34;? it&#39;s $(touch PWNED) `touch PWNED2`\nsecond line &#60;b&#62;bold&#60;/b&#62; &#38; \\n end</pre></qt>",
