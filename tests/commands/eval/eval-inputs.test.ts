@@ -159,7 +159,7 @@ describe("eval --attack", () => {
     [
       "an unknown key, on its line",
       scenario("bogus: 1", ...harmful),
-      "s.yaml:7: bogus: expected one of id, title, category, source, platform, server, home, cwd, env, links, approved, visible, why_invisible, messages, got an unknown key",
+      "s.yaml:7: bogus: expected one of id, title, category, source, platform, server, home, cwd, env, links, dialog, approved, visible, why_invisible, messages, got an unknown key",
     ],
     [
       "a bad id, expected before got",

@@ -52,6 +52,20 @@ describe("one scenario", () => {
     expect(runScenario(scenario([harm(PKG_EDIT)]), "strict", makeJudge).outcome).toBe("refuse");
     const noParams = { c2s: { id: 0, method: "initialize" } };
     expect(runScenario(scenario([noParams, harm(PKG_EDIT)]), "strict", makeJudge).outcome).toBe("refuse");
+    // A relay with a dialog on offer asks a client without elicitation there: not stopped.
+    expect(
+      runScenario(scenario([init({}), harm(PKG_EDIT)], { dialog: true }), "strict", makeJudge),
+    ).toMatchObject({ stopped: false, outcome: "asked", askedIn: "dialog" });
+    expect(
+      runScenario(
+        scenario([init({ elicitation: {} }), harm(PKG_EDIT)], { dialog: true }),
+        "strict",
+        makeJudge,
+      ),
+    ).toMatchObject({ stopped: false, outcome: "asked", askedIn: "elicitation" });
+    expect(
+      runScenario(scenario([init({}), harm(PKG_EDIT)], { dialog: false }), "strict", makeJudge),
+    ).toMatchObject({ stopped: true, outcome: "refuse" });
     // Only the first initialize counts.
     expect(
       runScenario(scenario([init({}), init({ elicitation: {} }), harm(PKG_EDIT)]), "strict", makeJudge)
@@ -592,8 +606,8 @@ describe("benign sessions", () => {
     expect(r.strict).toEqual({ ok: true, perWeek: (5 * 7 * 24 * 60) / 80, blocks: 5, calls: 5 });
     // No initialize declared elicitation: every confirm waits out of band, refused with an id.
     expect(r.asks).toEqual({
-      asked: { elicitation: 0, input_required: 0 },
-      refused: { "out of band": 4, none: 0 },
+      asked: { elicitation: 0, input_required: 0, dialog: 0 },
+      refused: { "out of band": 4, none: 0, flood: 0 },
       questionsPerActiveHour: 0,
     });
     expect(formatBenign(r, "default").slice(-5)).toEqual([
@@ -630,8 +644,8 @@ describe("strict's questions by channel", () => {
       environmentFor,
     );
     expect(legacy.asks).toEqual({
-      asked: { elicitation: 1, input_required: 0 },
-      refused: { "out of band": 0, none: 0 },
+      asked: { elicitation: 1, input_required: 0, dialog: 0 },
+      refused: { "out of band": 0, none: 0, flood: 0 },
       questionsPerActiveHour: 2,
     });
     const now = evaluateBenign(
@@ -650,9 +664,82 @@ describe("strict's questions by channel", () => {
       environmentFor,
     );
     // Alone and declaring form elicitation: asked in the result. URL only, or in a batch: out of band.
-    expect(now.asks.asked).toEqual({ elicitation: 0, input_required: 1 });
-    expect(now.asks.refused).toEqual({ "out of band": 3, none: 0 });
+    expect(now.asks.asked).toEqual({ elicitation: 0, input_required: 1, dialog: 0 });
+    expect(now.asks.refused).toEqual({ "out of band": 3, none: 0, flood: 0 });
     expect(now.strict.blocks).toBe(4);
+  });
+
+  // The header's `ask` (decision 0133): what the relay could offer besides the chat.
+  const ALL = ["elicitation", "input_required", "dialog", "out of band"];
+  const offered = { ask: { channels: ALL, dialog: "zenity" } };
+  const notOffered = { ask: { channels: ALL.filter((c) => c !== "dialog"), noDialog: "no display" } };
+  const legacyInit = (caps: Msg) =>
+    c2s(
+      0,
+      rpc({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: caps } }),
+    );
+  // Eight confirms: seven 6 s apart, then one ten minutes on.
+  const writes = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 10.7].map((min, i) => c2s(min, write(i + 1)));
+  const asksOf = (header: Msg, caps: Msg = {}) =>
+    evaluateBenign(
+      [{ file: "d.jsonl", entries: logOf("D", [header, legacyInit(caps), ...writes]) }],
+      makeJudge,
+      environmentFor,
+    );
+
+  it.each<[string, Msg, Msg, { asked: Msg; refused: Msg }]>([
+    [
+      "a relay that offered a dialog asks a client without elicitation there; the 6th and 7th within a minute are the flood",
+      { ...hdr(), ...offered },
+      {},
+      {
+        asked: { elicitation: 0, input_required: 0, dialog: 6 },
+        refused: { "out of band": 0, none: 0, flood: 2 },
+      },
+    ],
+    [
+      "the chat comes first: a client with elicitation is asked there, dialog or not",
+      { ...hdr(), ...offered },
+      { elicitation: {} },
+      {
+        asked: { elicitation: 8, input_required: 0, dialog: 0 },
+        refused: { "out of band": 0, none: 0, flood: 0 },
+      },
+    ],
+    [
+      "dialogs on but none could be shown: out of band",
+      { ...hdr(), ...notOffered },
+      {},
+      {
+        asked: { elicitation: 0, input_required: 0, dialog: 0 },
+        refused: { "out of band": 8, none: 0, flood: 0 },
+      },
+    ],
+    [
+      "a header of an earlier version (no ask) reads as before: out of band",
+      hdr(),
+      {},
+      {
+        asked: { elicitation: 0, input_required: 0, dialog: 0 },
+        refused: { "out of band": 8, none: 0, flood: 0 },
+      },
+    ],
+  ])("%s", (_, header, caps, expected) => {
+    const r = asksOf(header, caps);
+    expect({ asked: r.asks.asked, refused: r.asks.refused }).toEqual(expected);
+    // Every confirm still interrupts at strict, asked or refused.
+    expect(r.strict.blocks).toBe(8);
+  });
+
+  it("reports the dialog's figures, and refuses what the flood limit refused", () => {
+    const r = asksOf({ ...hdr(), ...offered });
+    const refusedAtStrict = r.flagged.map((f) => f.outcomes.strict);
+    expect(refusedAtStrict).toEqual(["ask", "ask", "ask", "ask", "ask", "refuse", "refuse", "ask"]);
+    expect(formatBenign(r, "default").slice(-2)).toEqual([
+      "  confirms at strict: 6 asked (in the chat 0: elicitation 0, input_required 0; in a dialog 6), 2 refused (out of band 0, none 0, too many dialog questions 2)",
+      `  questions per active hour at strict: ${r.asks.questionsPerActiveHour}`,
+    ]);
+    expect(r.asks.questionsPerActiveHour).toBe(Math.round((6 / (r.activeMs / 3_600_000)) * 100) / 100);
   });
 });
 
