@@ -16,7 +16,9 @@ const where = (p: string): string | undefined =>
 const missing = PROGRAMS.filter((p) => where(p) === undefined);
 if (missing.length > 0) {
   if (process.env["CI"] === "true")
-    throw new Error(`${missing.join(", ")} missing: .ci/run installs Debian's xvfb, zenity, kdialog, xdotool`);
+    throw new Error(
+      `${missing.join(", ")} missing: .ci/run installs Debian's xvfb, zenity, kdialog, xdotool`,
+    );
   console.warn(
     `\n!!! SKIPPING the real-dialog checks: ${missing.join(", ")} missing (apt-get install -y xvfb zenity kdialog xdotool)\n`,
   );
@@ -95,7 +97,8 @@ function headerOf(env: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 /** The argv of a running process, as the kernel has it. */
-const argvOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+const argvOf = (pid: number): string[] =>
+  readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
 
 /**
  * Writes `path` (a confirm at strict: paths.confirm has **\/.vscode/tasks.json) through the
