@@ -2,7 +2,7 @@
 // built relay at strict with --dialog auto (a fake dialog that says yes, on a temporary PATH),
 // then eval over that log. Its header says a dialog was on offer, so a client that cannot be asked
 // in its chat counts as asked in a dialog. The same log with the header's `ask` taken out, as an
-// earlier version wrote it, reads as before: out of band.
+// earlier version wrote it, reads as before: out of band. `status` reads the header the same way.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,6 +60,17 @@ describe("eval reads the asking channels from the session header", () => {
     expect(text).toContain(
       "confirms at strict: 2 asked (in the chat 0: elicitation 0, input_required 0; in a dialog 2), 0 refused (out of band 0, none 0, too many dialog questions 0)",
     );
+  });
+
+  it("status says the same: strict asked this client in a desktop dialog", () => {
+    const env = { ...process.env, HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") };
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, "status", ...args], { env, encoding: "utf8" });
+    const json = run(["--json"]);
+    expect(json.status, json.stderr).toBe(0);
+    const recent = (JSON.parse(json.stdout) as { recent: Array<{ asks: string | null }> }).recent;
+    expect(recent.map((r) => r.asks)).toEqual(["dialog"]);
+    expect(run([]).stdout).toContain("client effectgate-e2e 1: strict asks in a desktop dialog");
   });
 
   it("reads a header without `ask` (an earlier version's log) as out of band, as before", () => {
