@@ -1,7 +1,8 @@
 // Real desktop dialogs (issue 23): the built CLI at --level strict --dialog auto, the official
 // SDK client (it declares no elicitation), the real filesystem server, and Debian's real zenity
 // and kdialog on a private Xvfb display. xdotool finds the window by its title and presses keys
-// in it, as a person would. Judged by what reached the disk. CI installs the programs (.ci/run);
+// in it, as a person would. Judged by what reached the disk, and for zenity's text, by the pixels
+// it drew. CI installs the programs (.ci/run);
 // there a missing one is a failure, not a reason to skip.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -41,7 +42,8 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "eg-xvfb-"));
   const n = freeDisplay();
   display = `:${n}`;
-  xvfb = spawn(bin("Xvfb"), [display, "-nolisten", "tcp", "-screen", "0", "1024x768x24"], {
+  // -fbdir: the screen is also a file (XWD), read back to compare what two dialogs showed.
+  xvfb = spawn(bin("Xvfb"), [display, "-nolisten", "tcp", "-screen", "0", "800x600x24", "-fbdir", scratch], {
     stdio: "ignore",
   });
   let exited: number | null | undefined;
@@ -81,10 +83,44 @@ const xdotool = (...args: string[]): string =>
   }).trim();
 
 /** Waits for effectgate's dialog, focuses it, and hands back its window, title and process. */
-function dialogWindow(): { id: string; title: string; pid: number } {
-  const id = xdotool("search", "--sync", "--name", "^effectgate").split("\n")[0] as string;
-  xdotool("windowfocus", "--sync", id);
+async function dialogWindow(): Promise<{ id: string; title: string; pid: number }> {
+  // --onlyvisible: a window is found once it is mapped, and only a mapped one can take focus.
+  const id = xdotool("search", "--sync", "--onlyvisible", "--name", "^effectgate").split("\n")[0] as string;
+  for (let i = 0; ; i++) {
+    try {
+      xdotool("windowfocus", "--sync", id);
+      break;
+    } catch (err) {
+      if (i === 20) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   return { id, title: xdotool("getwindowname", id), pid: Number(xdotool("getwindowpid", id)) };
+}
+
+/** The screen once it has stopped changing (two reads 300 ms apart are the same). */
+async function settledScreen(): Promise<Buffer> {
+  let last = readFileSync(join(scratch, "Xvfb_screen0"));
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = readFileSync(join(scratch, "Xvfb_screen0"));
+    if (now.equals(last)) return now;
+    last = now;
+  }
+  throw new Error("the screen did not settle within 15 s");
+}
+
+/** What zenity shows when started with `args` directly: the screen, then Escape closes it. */
+async function zenityScreen(args: string[]): Promise<Buffer> {
+  const child = spawn(bin("zenity"), args, { env: { ...process.env, DISPLAY: display }, stdio: "ignore" });
+  const gone = new Promise((r) => child.on("exit", r));
+  try {
+    await dialogWindow();
+    return await settledScreen();
+  } finally {
+    xdotool("key", "Escape");
+    await gone;
+  }
 }
 
 /** The header record of the one session logged under `env`'s EFFECTGATE_HOME. */
@@ -110,7 +146,7 @@ async function writeThroughDialog(
   root: string,
   path: string,
   keys: string[],
-): Promise<{ refused: boolean; text: string; title?: string; argv?: string[] }> {
+): Promise<{ refused: boolean; text: string; title?: string; argv?: string[]; screen?: Buffer }> {
   mkdirSync(join(path, ".."), { recursive: true });
   const client = await sdkClient(
     ["--level", "strict", "--dialog", "auto", "--", process.execPath, FILESYSTEM_SERVER, root],
@@ -118,12 +154,11 @@ async function writeThroughDialog(
   );
   try {
     const call = client.callTool({ name: "write_file", arguments: { path, content: "{}" } });
-    let seen: { title: string; argv: string[] } | undefined;
+    let seen: { title: string; argv: string[]; screen: Buffer } | undefined;
     if (keys.length > 0) {
-      const w = dialogWindow();
-      seen = { title: w.title, argv: argvOf(w.pid) };
+      const w = await dialogWindow();
       // GTK and Qt take the first keys only once the window has drawn.
-      await new Promise((r) => setTimeout(r, 300));
+      seen = { title: w.title, argv: argvOf(w.pid), screen: await settledScreen() };
       xdotool("key", "--clearmodifiers", ...keys);
     }
     const r = (await call) as { isError?: boolean; content: Array<{ text: string }> };
@@ -190,14 +225,27 @@ describe.skipIf(missing.length > 0)("strict asks in a real desktop dialog on an 
       const r = await writeThroughDialog(env, root, file, ["Tab", "Return"]);
       const argv = r.argv ?? [];
       expect(argv).toContain("--no-markup");
-      // The question shows the newline as \n (ask-text.ts); zenity gets that backslash doubled,
-      // so it shows as typed rather than as a line break.
+      // The question shows the newline as \n (ask-text.ts); zenity gets it as it is.
       expect(argv.find((a) => a.startsWith("--text="))).toContain(
-        `- write ${root}/<b>bold</b> & co\\\\nline2/.vscode/tasks.json`,
+        `- write ${root}/<b>bold</b> & co\\nline2/.vscode/tasks.json`,
       );
       // Markup that would not parse did not stop zenity: the window came, and Allow was read.
       expect(r.refused, r.text).toBe(false);
       expect(readFileSync(file, "utf8")).toBe("{}");
+      // What it showed is the text as typed, backslash included: the same pixels as zenity
+      // reading markup that spells each <, > and & as an entity and doubles each backslash
+      // (markup mode reads \n as a line break). Read as markup, the raw text looks different
+      // (the control: the comparison can fail).
+      const given = argv.slice(1);
+      const asMarkup = (text: (t: string) => string): string[] =>
+        given
+          .filter((a) => a !== "--no-markup")
+          .map((a) => (a.startsWith("--text=") ? `--text=${text(a.slice(7))}` : a));
+      const entities = (t: string): string =>
+        t.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\\", "\\\\");
+      expect((await zenityScreen(asMarkup(entities))).equals(r.screen as Buffer)).toBe(true);
+      const bold = (t: string): string => t.replaceAll(" & ", " &amp; ");
+      expect((await zenityScreen(asMarkup(bold))).equals(r.screen as Buffer)).toBe(false);
     } finally {
       done();
     }
