@@ -275,6 +275,21 @@ describe.skipIf(missing.length > 0)("strict asks in a real desktop dialog on an 
     }
   }, 90_000);
 
+  it("kdialog: a dialog nobody answers is a no at the ask timeout; effectgate closes it (kdialog has no timeout)", async () => {
+    const { env, root, done } = desktop("kdialog");
+    try {
+      env.EFFECTGATE_ASK_TIMEOUT_MS = "4000";
+      const file = join(root, ".vscode", "tasks.json");
+      const r = await writeThroughDialog(env, root, file, []);
+      expect(r.refused).toBe(true);
+      expect(r.text).toContain("(no answer within 4 s)");
+      expect(existsSync(file)).toBe(false);
+      expect(() => xdotool("search", "--name", "^effectgate")).toThrow();
+    } finally {
+      done();
+    }
+  }, 60_000);
+
   it("kdialog: markup in a path is escaped rich text, shown as typed", async () => {
     const { env, root, done } = desktop("kdialog");
     try {
