@@ -125,8 +125,7 @@ export function runScenario(s: Scenario, level: Level, makeJudge: JudgeFactory):
     }
     // Every judged call of the frame, in order; one refused call refuses the whole frame.
     let worst:
-      | { outcome: ScenarioRun["outcome"]; decision: Decision; askedIn?: ScenarioRun["askedIn"] }
-      | undefined;
+      { outcome: ScenarioRun["outcome"]; decision: Decision; askedIn?: ScenarioRun["askedIn"] } | undefined;
     for (const call of read.calls) {
       const tool = toolOf(call.method, call.params);
       const pinned = pins && tool !== undefined ? pins.checkCall(tool) : { ok: true as const };

@@ -20,8 +20,7 @@ export type AskChannel = (typeof ASK_CHANNELS)[number];
 export function offeredAsk<K extends string>(
   dialog: { tool: K } | { none: string } | undefined,
 ): { channels: AskChannel[]; dialog?: K; noDialog?: string } {
-  if (dialog !== undefined && "tool" in dialog)
-    return { channels: [...ASK_CHANNELS], dialog: dialog.tool };
+  if (dialog !== undefined && "tool" in dialog) return { channels: [...ASK_CHANNELS], dialog: dialog.tool };
   const channels = ASK_CHANNELS.filter((c) => c !== "dialog");
   return dialog === undefined ? { channels } : { channels, noDialog: dialog.none };
 }
