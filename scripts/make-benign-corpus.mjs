@@ -3,11 +3,19 @@
 // (src/log/records.ts), for `effectgate eval --benign`. Deterministic: a seeded generator and
 // fixed start times, so running it twice gives byte-identical files.
 //
-//   node scripts/make-benign-corpus.mjs [OUT_DIR]      (default corpus/benign)
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+//   node scripts/make-benign-corpus.mjs [OUT_DIR] [--real-work-only] [--one-call-per-session]
+//
+// OUT_DIR defaults to corpus/benign. The two flags are for measuring the real-work group alone
+// (docs/replay-and-eval.md): only its sessions, and optionally each command as its own session,
+// so that no taint carries from one command to the next.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const OUT = process.argv[2] ?? "corpus/benign";
+const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")));
+for (const f of flags)
+  if (f !== "--real-work-only" && f !== "--one-call-per-session")
+    throw new Error(`expected --real-work-only or --one-call-per-session, got ${f}`);
+const OUT = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "corpus/benign";
 const HOME = "/home/user";
 const PROJECT = `${HOME}/project`;
 
@@ -739,9 +747,49 @@ function docsSession(spec) {
   return s;
 }
 
+// --- Real work: shell commands mined from public agent histories (corpus/benign/real-work/) -------
+// Each mined chat session becomes one Desktop Commander session, its commands in their original
+// order. The histories did not keep what each command printed, so the answer says only that the
+// process started, as Desktop Commander does; nothing in it could taint the session.
+const REAL_WORK = JSON.parse(
+  readFileSync(new URL("../corpus/benign/real-work/sessions.json", import.meta.url), "utf8"),
+).sessions;
+
+function realWorkSessions({ oneCallPerSession }) {
+  const out = [];
+  const runs = oneCallPerSession
+    ? REAL_WORK.flatMap((w, i) => w.commands.map((c, j) => ({ i, j, commands: [c] })))
+    : REAL_WORK.map((w, i) => ({ i, j: 0, commands: w.commands }));
+  for (const [n, run] of runs.entries()) {
+    const start = new Date(Date.UTC(2026, 10, 2 + Math.floor(n / 8), 8 + (n % 8), 0)).toISOString();
+    const s = new Session({
+      sid: `7e${String(run.i).padStart(4, "0")}${String(run.j).padStart(4, "0")}a1b2c3`,
+      start,
+      server: ["npx", "-y", "@wonderwhy-er/desktop-commander"],
+      name: "real-work",
+      seed: 1000 + n,
+    });
+    s.handshake(DC_TOOLS);
+    let pid = 4000 + Math.floor(s.rand() * 1000);
+    for (const command of run.commands) {
+      pid += 1 + Math.floor(s.rand() * 40);
+      s.call(
+        "start_process",
+        { command, timeout_ms: 60000 },
+        `Process started with PID ${pid} (shell: /bin/bash)\nInitial output:\n`,
+        { latency: 1500 },
+      );
+      s.think(20, 150);
+    }
+    s.exit();
+    out.push(s);
+  }
+  return out;
+}
+
 const DAY = (d, hh, mm) =>
   `2026-10-${String(d).padStart(2, "0")}T${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:00.000Z`;
-const sessions = [
+const shipped = () => [
   filesystemSession({
     sid: "b1e2c3a4d5f60718",
     start: DAY(5, 8, 30),
@@ -841,12 +889,15 @@ const sessions = [
     thinkMax: 2,
   }),
 ];
+const realWork = realWorkSessions({ oneCallPerSession: flags.has("--one-call-per-session") });
+const sessions = flags.has("--real-work-only") ? realWork : [...shipped(), ...realWork];
 
 mkdirSync(OUT, { recursive: true });
 for (const name of readdirSync(OUT)) if (name.endsWith(".jsonl")) rmSync(join(OUT, name));
 for (const s of sessions) writeFileSync(join(OUT, s.file), `${s.lines.join("\n")}\n`);
-writeFileSync(
-  join(OUT, "excluded-sessions.txt"),
-  "# Sessions left out of benign measurement, one `ID  # reason` per line.\ne4b5f6d7a8c90a1b  # effectgate approve probe: listing only, not a person working\n",
-);
+if (!flags.has("--real-work-only"))
+  writeFileSync(
+    join(OUT, "excluded-sessions.txt"),
+    "# Sessions left out of benign measurement, one `ID  # reason` per line.\ne4b5f6d7a8c90a1b  # effectgate approve probe: listing only, not a person working\n",
+  );
 process.stdout.write(`wrote ${sessions.length} session logs to ${OUT}\n`);
