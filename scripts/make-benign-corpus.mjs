@@ -9,7 +9,8 @@
 // (docs/replay-and-eval.md): only its sessions, and optionally each command as its own session,
 // so that no taint carries from one command to the next.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")));
 for (const f of flags)
@@ -752,7 +753,10 @@ function docsSession(spec) {
 // order. The histories did not keep what each command printed, so the answer says only that the
 // process started, as Desktop Commander does; nothing in it could taint the session.
 const REAL_WORK = JSON.parse(
-  readFileSync(new URL("../corpus/benign/real-work/sessions.json", import.meta.url), "utf8"),
+  readFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), "../corpus/benign/real-work/sessions.json"),
+    "utf8",
+  ),
 ).sessions;
 
 function realWorkSessions({ oneCallPerSession }) {

@@ -51,6 +51,8 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
   }
   let recursive = false;
   let inPlace = false;
+  // `git rm --cached`: the operands leave the index only; the files on disk stay as they are.
+  let indexOnly = false;
   let info = false;
   let scriptGiven = false;
   const values: Array<{ role: OptionRole; arg: Arg }> = [];
@@ -78,6 +80,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
       for (const t of taken.found) {
         if (t.role === "recursive") recursive = true;
         else if (t.role === "in-place") inPlace = true;
+        else if (t.role === "index-only") indexOnly = true;
         else if (t.role === "info") info = true;
         else if (t.role === "command" || t.role === "script:code") stop = t.value;
         else if (t.role !== "flag" && t.value !== undefined) {
@@ -90,7 +93,8 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
         // `python -m mod ARGS`, `python -c CODE ARGS`: the rest belongs to the module or the code.
         const role = taken.found.find((t) => t.value === stop)?.role as Role;
         for (const v of values) if (v.role === "cwd") run.chdir(v.arg);
-        for (const v of values) if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace);
+        for (const v of values)
+          if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly);
         if (role === "command") run.wrap([stop, ...args.slice(i + 1)]);
         else {
           judge(run, role, stop, false, false);
@@ -120,7 +124,8 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
     return run.cls("reads", `${name} prints about itself`);
   // Options first: `-C dir` changes the folder the operands are read in.
   for (const v of values) if (v.role === "cwd") run.chdir(v.arg);
-  for (const v of values) if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace);
+  for (const v of values)
+    if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly);
   if (sub !== undefined) {
     if (sub.entry === undefined) {
       run.cls(entry.otherSubcommands, `${sub.name}: a subcommand the catalogue does not know`);
@@ -146,7 +151,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
         : (roleAt(roles, k, false) ?? "candidate");
     if (STOPS.has(role) && rest !== undefined && k === operands.length - 1)
       return judgeStop(run, role, a, args.slice(rest.from));
-    judge(run, role, a, recursive, inPlace);
+    judge(run, role, a, recursive, inPlace, indexOnly);
   });
   const hasCode = operands.some((_, k) => {
     const r = roleAt(roles, k, false);
@@ -210,7 +215,8 @@ function judgeStop(run: Run, role: Role, a: Arg, after: readonly Arg[]): void {
   for (const w of after) judge(run, "candidate", w, false, false);
 }
 
-function judge(run: Run, role: Role, a: Arg, recursive: boolean, inPlace: boolean): void {
+function judge(run: Run, role: Role, a: Arg, recursive: boolean, inPlace: boolean, indexOnly = false): void {
+  if (role === "delete" && indexOnly) return run.role(recursive ? "read-tree" : "read", a);
   if (role === "read" && recursive) return run.role("read-tree", a);
   if (role === "read" && inPlace) return run.role("readwrite", a);
   if (role === "mode" && recursive) return run.role("mode", a, "changes the mode of everything in");
@@ -242,7 +248,12 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
     const found = lookup(entry, opt);
     if (found === undefined)
       return other(run, entry, name, text, eq < 0 ? undefined : literal(text.slice(eq + 1)));
-    if (found.role === "flag" || found.role === "recursive" || found.role === "in-place")
+    if (
+      found.role === "flag" ||
+      found.role === "recursive" ||
+      found.role === "in-place" ||
+      found.role === "index-only"
+    )
       return { found: [{ role: found.role }], usedNext: false };
     if (eq >= 0)
       return { found: [{ role: found.role, value: literal(text.slice(eq + 1)) }], usedNext: false };
@@ -252,7 +263,7 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
   // A whole word listed as an option (find-style `-name`, `-rf` written out, PowerShell-style).
   const whole = entry.options.get(text);
   if (whole !== undefined && text.length > 2) {
-    if (whole === "flag" || whole === "recursive" || whole === "in-place")
+    if (whole === "flag" || whole === "recursive" || whole === "in-place" || whole === "index-only")
       return { found: [{ role: whole }], usedNext: false };
     return next === undefined
       ? { found: [], usedNext: false }
@@ -273,7 +284,13 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
       }
       continue;
     }
-    if (role === "flag" || role === "recursive" || role === "in-place" || role === "info") {
+    if (
+      role === "flag" ||
+      role === "recursive" ||
+      role === "in-place" ||
+      role === "index-only" ||
+      role === "info"
+    ) {
       found.push({ role });
       continue;
     }

@@ -67,6 +67,12 @@ const SPEC: Record<string, Row[]> = {
     { cmd: "cmd 2>/dev/null", not: ["write /dev/null"] },
     { cmd: "echo hi >&2", not: ["write 2"] },
     { cmd: "tee -a log.txt", yields: ["write log.txt"] },
+    // Real work (corpus/benign/real-work): untracking a file leaves it on disk. A removal is
+    // reported as a write of the path.
+    { cmd: "git rm --cached CLAUDE.md", yields: ["read CLAUDE.md"], not: ["write CLAUDE.md"] },
+    { cmd: "git rm -r --cached dist", yields: ["read dist"], not: ["write dist"] },
+    { cmd: "git rm CLAUDE.md", yields: ["write CLAUDE.md"] },
+    { cmd: "git rm -r docs", yields: ["write docs"] },
     { cmd: "cp a.txt b.txt", yields: ["read a.txt", "write b.txt"], not: ["write a.txt"] },
     { cmd: "cp -t dest a b", yields: ["write dest", "read a", "read b"] },
     { cmd: "mv old new", yields: ["read old", "write old", "write new"] },
