@@ -894,14 +894,23 @@ const shipped = () => [
   }),
 ];
 const realWork = realWorkSessions({ oneCallPerSession: flags.has("--one-call-per-session") });
-const sessions = flags.has("--real-work-only") ? realWork : [...shipped(), ...realWork];
+// Real work goes to its own folder (OUT/real-work), measured with `--benign` on that folder:
+// it is a measurement of the catalogue, not part of the CI threshold (docs/replay-and-eval.md).
+const sessions = flags.has("--real-work-only") ? realWork : shipped();
+const REAL_OUT = flags.has("--real-work-only") ? undefined : join(OUT, "real-work");
 
-mkdirSync(OUT, { recursive: true });
-for (const name of readdirSync(OUT)) if (name.endsWith(".jsonl")) rmSync(join(OUT, name));
-for (const s of sessions) writeFileSync(join(OUT, s.file), `${s.lines.join("\n")}\n`);
+function writeLogs(dir, list) {
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(dir)) if (name.endsWith(".jsonl")) rmSync(join(dir, name));
+  for (const s of list) writeFileSync(join(dir, s.file), `${s.lines.join("\n")}\n`);
+}
+writeLogs(OUT, sessions);
+if (REAL_OUT !== undefined) writeLogs(REAL_OUT, realWork);
 if (!flags.has("--real-work-only"))
   writeFileSync(
     join(OUT, "excluded-sessions.txt"),
     "# Sessions left out of benign measurement, one `ID  # reason` per line.\ne4b5f6d7a8c90a1b  # effectgate approve probe: listing only, not a person working\n",
   );
-process.stdout.write(`wrote ${sessions.length} session logs to ${OUT}\n`);
+process.stdout.write(
+  `wrote ${sessions.length} session logs to ${OUT}${REAL_OUT !== undefined ? ` and ${realWork.length} to ${REAL_OUT}` : ""}\n`,
+);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KIT } from "../../helpers/commands.js";
@@ -294,9 +294,20 @@ describe("benign corpus", () => {
       encoding: "utf8",
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(readdirSync(BENIGN).sort());
-    for (const n of readdirSync(out))
-      expect(readFileSync(join(out, n), "utf8"), n).toBe(readFileSync(join(BENIGN, n), "utf8"));
+    // The real-work folder also holds the script's input (sessions.json) and its provenance.
+    const logs = (dir: string) =>
+      readdirSync(dir)
+        .filter((n) => n !== "real-work" && !(dir.endsWith("real-work") && !n.endsWith(".jsonl")))
+        .sort();
+    for (const sub of ["", "real-work"]) {
+      const got = join(out, sub);
+      const want = join(BENIGN, sub);
+      expect(logs(got), sub).toEqual(logs(want));
+      for (const n of logs(got))
+        expect(readFileSync(join(got, n), "utf8"), n).toBe(readFileSync(join(want, n), "utf8"));
+    }
+    expect(logs(join(out, "real-work")).length).toBeGreaterThan(50);
+    rmSync(out, { recursive: true, force: true });
   });
 
   it("holds only valid session-log records, hours of them", () => {
