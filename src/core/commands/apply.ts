@@ -38,6 +38,15 @@ function lookup(entry: ProgramEntry, name: string): Found | undefined {
 
 const exactOf = (a: Arg): string | undefined => a.value.exact;
 
+/** Option roles that take no value: they change how the operands are read. */
+const FLAG_ROLES: ReadonlySet<OptionRole> = new Set([
+  "flag",
+  "recursive",
+  "in-place",
+  "index-only",
+  "worktree",
+]);
+
 export interface Applied {
   /** Set when the program's words could not be read with this entry. */
   unknown?: string;
@@ -51,8 +60,10 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
   }
   let recursive = false;
   let inPlace = false;
-  // `git rm --cached`: the operands leave the index only; the files on disk stay as they are.
+  // `git rm --cached`, `git restore --staged`: the operands change in the index only; the files on
+  // disk stay as they are. `git restore --staged --worktree` restores the files too.
   let indexOnly = false;
+  let worktree = false;
   let info = false;
   let scriptGiven = false;
   const values: Array<{ role: OptionRole; arg: Arg }> = [];
@@ -81,6 +92,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
         if (t.role === "recursive") recursive = true;
         else if (t.role === "in-place") inPlace = true;
         else if (t.role === "index-only") indexOnly = true;
+        else if (t.role === "worktree") worktree = true;
         else if (t.role === "info") info = true;
         else if (t.role === "command" || t.role === "script:code") stop = t.value;
         else if (t.role !== "flag" && t.value !== undefined) {
@@ -94,7 +106,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
         const role = taken.found.find((t) => t.value === stop)?.role as Role;
         for (const v of values) if (v.role === "cwd") run.chdir(v.arg);
         for (const v of values)
-          if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly);
+          if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly && !worktree);
         if (role === "command") run.wrap([stop, ...args.slice(i + 1)]);
         else {
           judge(run, role, stop, false, false);
@@ -125,7 +137,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
   // Options first: `-C dir` changes the folder the operands are read in.
   for (const v of values) if (v.role === "cwd") run.chdir(v.arg);
   for (const v of values)
-    if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly);
+    if (v.role !== "cwd") judge(run, v.role as Role, v.arg, recursive, inPlace, indexOnly && !worktree);
   if (sub !== undefined) {
     if (sub.entry === undefined) {
       run.cls(entry.otherSubcommands, `${sub.name}: a subcommand the catalogue does not know`);
@@ -151,7 +163,7 @@ export function applyEntry(run: Run, entry: ProgramEntry, args: readonly Arg[], 
         : (roleAt(roles, k, false) ?? "candidate");
     if (STOPS.has(role) && rest !== undefined && k === operands.length - 1)
       return judgeStop(run, role, a, args.slice(rest.from));
-    judge(run, role, a, recursive, inPlace, indexOnly);
+    judge(run, role, a, recursive, inPlace, indexOnly && !worktree);
   });
   const hasCode = operands.some((_, k) => {
     const r = roleAt(roles, k, false);
@@ -216,7 +228,8 @@ function judgeStop(run: Run, role: Role, a: Arg, after: readonly Arg[]): void {
 }
 
 function judge(run: Run, role: Role, a: Arg, recursive: boolean, inPlace: boolean, indexOnly = false): void {
-  if (role === "delete" && indexOnly) return run.role(recursive ? "read-tree" : "read", a);
+  if ((role === "delete" || role === "write") && indexOnly)
+    return run.role(recursive ? "read-tree" : "read", a);
   if (role === "read" && recursive) return run.role("read-tree", a);
   if (role === "read" && inPlace) return run.role("readwrite", a);
   if (role === "mode" && recursive) return run.role("mode", a, "changes the mode of everything in");
@@ -248,13 +261,7 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
     const found = lookup(entry, opt);
     if (found === undefined)
       return other(run, entry, name, text, eq < 0 ? undefined : literal(text.slice(eq + 1)));
-    if (
-      found.role === "flag" ||
-      found.role === "recursive" ||
-      found.role === "in-place" ||
-      found.role === "index-only"
-    )
-      return { found: [{ role: found.role }], usedNext: false };
+    if (FLAG_ROLES.has(found.role)) return { found: [{ role: found.role }], usedNext: false };
     if (eq >= 0)
       return { found: [{ role: found.role, value: literal(text.slice(eq + 1)) }], usedNext: false };
     if (next === undefined) return { found: [], usedNext: false };
@@ -263,8 +270,7 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
   // A whole word listed as an option (find-style `-name`, `-rf` written out, PowerShell-style).
   const whole = entry.options.get(text);
   if (whole !== undefined && text.length > 2) {
-    if (whole === "flag" || whole === "recursive" || whole === "in-place" || whole === "index-only")
-      return { found: [{ role: whole }], usedNext: false };
+    if (FLAG_ROLES.has(whole)) return { found: [{ role: whole }], usedNext: false };
     return next === undefined
       ? { found: [], usedNext: false }
       : { found: [{ role: whole, value: next }], usedNext: true };
@@ -284,13 +290,7 @@ function readOption(run: Run, entry: ProgramEntry, name: string, text: string, n
       }
       continue;
     }
-    if (
-      role === "flag" ||
-      role === "recursive" ||
-      role === "in-place" ||
-      role === "index-only" ||
-      role === "info"
-    ) {
+    if (FLAG_ROLES.has(role) || role === "info") {
       found.push({ role });
       continue;
     }

@@ -42,7 +42,7 @@ export type Role = (typeof ROLES)[number];
  * Roles only an option can have: a flag, or a flag that changes how operands are read; `info`
  * (`--version`, `--help`) makes the program only print about itself.
  */
-const OPTION_ONLY = ["flag", "recursive", "in-place", "index-only", "info"] as const;
+const OPTION_ONLY = ["flag", "recursive", "in-place", "index-only", "worktree", "info"] as const;
 export type OptionRole = Role | (typeof OPTION_ONLY)[number];
 
 /** What running a program amounts to, besides what its operands say. */

@@ -285,6 +285,43 @@ const SPEC: Record<string, Row[]> = {
     { cmd: "$(which rm) -rf x", yields: ["class unknown"] },
     { cmd: "f() { rm -rf ~; }; f", yields: ["write ~"] },
   ],
+  // Programs met in corpus/benign/real-work, each with the spelling that must still be judged
+  // as it was (its near miss).
+  "real work: what is known for certain": [
+    {
+      cmd: "git restore --staged .gitignore CLAUDE.md",
+      yields: ["read .gitignore", "read CLAUDE.md"],
+      not: ["write .gitignore", "write CLAUDE.md"],
+    },
+    { cmd: "git restore -S CLAUDE.md", yields: ["read CLAUDE.md"], not: ["write CLAUDE.md"] },
+    { cmd: "git restore CLAUDE.md", yields: ["write CLAUDE.md"] },
+    { cmd: "git restore --staged --worktree CLAUDE.md", yields: ["write CLAUDE.md"] },
+    { cmd: "git restore -SW CLAUDE.md", yields: ["write CLAUDE.md"] },
+    // grip renders through GitHub's markdown API: the file's text leaves the machine.
+    { cmd: "grip docs/api.md", yields: ["read docs/api.md", "class sends"], not: ["write docs/api.md"] },
+    {
+      cmd: "grip docs/api.md 0.0.0.0:80",
+      yields: ["read docs/api.md", "class sends"],
+      not: ["read 0.0.0.0:80"],
+    },
+    { cmd: "grip --export a.md out.html", yields: ["class unknown"] },
+    // ensurepip installs the pip that ships with Python: a package install, like pip install.
+    { cmd: "python -m ensurepip --upgrade", yields: ["class project"], not: ["class unknown"] },
+    { cmd: "python3 -m ensurepip --root stage", yields: ["write stage", "class project"] },
+    { cmd: "pip install requests", yields: ["class project"] },
+  ],
+  // What stays a question: each runs or shows something the catalogue cannot see.
+  "real work: what stays unknown": [
+    { cmd: "psql -d app -f backend/schema.sql", yields: ["class unknown"] },
+    { cmd: "supabase db push", yields: ["class unknown"] },
+    { cmd: "python3 -m http.server 8000", yields: ["class unknown"] },
+    { cmd: "xdg-open index.html", yields: ["class unknown"] },
+    // Spotlight matches file contents in every indexed folder unless -onlyin narrows it: a
+    // content search like `grep -rl`, of folders the catalogue cannot name (docs/commands.md).
+    { cmd: "mdfind -onlyin ~ 'customer financial health'", yields: ["class unknown"] },
+    { cmd: "mdfind 'kMDItemFSName == \"*health*\"c'", yields: ["class unknown"] },
+    { cmd: "real_units.py", yields: ["class unknown"] },
+  ],
 };
 
 describe("the catalogue of programs, program by program", () => {
