@@ -136,7 +136,8 @@ export const command: CommandDeclaration = {
   description:
     "Measure a policy: its recall over attack scenarios, per level and category, and its " +
     "false positives over session logs of ordinary work, as blocks per week of active time. " +
-    "With neither --attack nor --benign, both shipped corpora are used. Exit 1 when a " +
+    "With neither --attack nor --benign, both shipped corpora are used, and real work " +
+    "(corpus/benign/real-work) is reported as its own group, held to no threshold. Exit 1 when a " +
     "threshold is missed or a log could not be read.",
   options: [
     {
@@ -206,6 +207,9 @@ async function evaluate(opts: Options): Promise<number> {
   const runBoth = opts.attack === undefined && opts.benign === undefined;
   const attackDir = opts.attack ?? (runBoth ? join(CORPUS, "attack") : undefined);
   const benignPath = opts.benign ?? (runBoth ? join(CORPUS, "benign") : undefined);
+  // Commands mined from other people's agent sessions: a second group, measured and shown, but
+  // the thresholds hold the shipped sessions only (docs/replay-and-eval.md, "Real work").
+  const realWorkPath = runBoth ? join(CORPUS, "benign", "real-work") : undefined;
   const policyFor = policyCache(opts.policy);
   // Commands are judged as the relay judges them: with the bash grammar and the catalogue.
   await loadShellKit();
@@ -244,25 +248,30 @@ async function evaluate(opts: Options): Promise<number> {
     });
     progress.end();
   }
-  let unreadable: UnreadableLog[] = [];
-  if (benignPath !== undefined) {
-    const read = readBenign(benignPath);
-    const sessions = read.sessions;
-    unreadable = read.unreadable;
+  const unreadable: UnreadableLog[] = [];
+  const measureBenign = (path: string): BenignReport => {
+    const read = readBenign(path);
+    unreadable.push(...read.unreadable);
     const progress = progressLine(process.stderr, "judging sessions");
-    benign = evaluateBenign(
-      sessions,
+    const report = evaluateBenign(
+      read.sessions,
       makeJudge,
       benignEnvironment(opts.home !== undefined ? { platform: thisPlatform(), dir: opts.home } : undefined),
       exclude,
       { progress: (done, of) => progress.set(done, of) },
     );
     progress.end();
-  }
+    return report;
+  };
+  if (benignPath !== undefined) benign = measureBenign(benignPath);
+  const realWork =
+    realWorkPath !== undefined && isDir(realWorkPath) ? measureBenign(realWorkPath) : undefined;
 
   // An --exclude id that names no session is almost always a typo: the session it meant to
   // leave out is still counted, so say so rather than measure something else.
-  const unmatched = opts.exclude.filter((id) => !benign?.excluded.some((e) => e.sid === id));
+  const unmatched = opts.exclude.filter(
+    (id) => ![benign, realWork].some((b) => b?.excluded.some((e) => e.sid === id)),
+  );
   if (unmatched.length > 0)
     throw new UsageError(
       `--exclude: expected ids of sessions in the benign logs, got ${unmatched.map((id) => JSON.stringify(id)).join(", ")}, which ${unmatched.length === 1 ? "names" : "name"} none`,
@@ -271,12 +280,17 @@ async function evaluate(opts: Options): Promise<number> {
 
   if (opts.json) {
     process.stdout.write(
-      `${terminalSafeJson({ policy: policyName, attack: attack ?? null, benign: benign ?? null, unreadableLogs: unreadable, failures })}\n`,
+      `${terminalSafeJson({ policy: policyName, attack: attack ?? null, benign: benign ?? null, realWork: realWork ?? null, unreadableLogs: unreadable, failures })}\n`,
     );
   } else {
     const lines: string[] = [];
     if (attack) lines.push(...formatRecall(attack, policyName));
     if (benign) lines.push(...(attack ? [""] : []), ...formatBenign(benign, policyName));
+    if (realWork)
+      lines.push(
+        "",
+        ...formatBenign(realWork, policyName, "real work (corpus/benign/real-work, no threshold)"),
+      );
     for (const u of unreadable)
       lines.push(
         `unreadable benign log skipped: ${escapeForTerminal(u.file)}: expected a readable session log, got ${u.why}`,

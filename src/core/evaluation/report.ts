@@ -52,10 +52,10 @@ function rateText(level: string, r: Rate): string {
   return `    ${level.padEnd(8)} ${r.perWeek.toFixed(1)} per week (${r.blocks} blocked of ${r.calls} calls)`;
 }
 
-export function formatBenign(b: BenignReport, policy: string): string[] {
+export function formatBenign(b: BenignReport, policy: string, title = "benign traffic"): string[] {
   const minutes = Math.floor(b.activeMs / 60000);
   const out = [
-    `benign traffic: ${b.sessions} sessions, ${b.calls} judged calls, ${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m active; policy ${esc(policy)}`,
+    `${title}: ${b.sessions} sessions, ${b.calls} judged calls, ${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m active; policy ${esc(policy)}`,
   ];
   if (b.excluded.length > 0) {
     out.push(`  excluded ${b.excluded.length === 1 ? "1 session" : `${b.excluded.length} sessions`}:`);
