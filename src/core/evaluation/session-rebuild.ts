@@ -1,8 +1,9 @@
 // One logged session rebuilt as enforce and as strict would have run it (decisions 0032, 0065).
 // Every judged call is judged again by a fresh session judge per level; an answer reaches a
 // level's judge (and may taint it) only when that level would have sent the call to the server.
-// An answer the log shows effectgate writing (a refusal, a pin refusal, a batch refused whole)
-// is effectgate's text, not the tool's, and reaches no judge. An answer to no request is
+// An answer effectgate wrote (a refusal, an error answer, a question) is effectgate's text, not
+// the tool's, and reaches no judge: a log whose header has `marksOwn` marks those frames with
+// `by` (decision 0112); for an older log the legacy path infers them from the refusal records. An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
 import { channelFor, isAsked, type CallChannel } from "../gate/ask-channel.js";
@@ -12,6 +13,7 @@ import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import { askQuestion } from "../gate/ask-text.js";
 import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
+import { RequestMatcher } from "../replay/request-matcher.js";
 import {
   decisionId,
   idFromText,
@@ -55,8 +57,9 @@ interface Sent {
   /** Which client frame it came in (a batch refused whole refuses all of it). */
   frame: number;
   /**
-   * The log says effectgate answered it itself: a `refused` event, a `decision` that refused,
-   * a `pin` call event (at observe: the pin gate failed it, so enforce, with that lock, refuses).
+   * Its answer reaches no judge. A `pin` call event says so in every log (at observe: the pin
+   * gate failed it, so enforce, with that lock, refuses it). In a legacy log (no `marksOwn`) a
+   * `refused` event or a `decision` that refused says so too: effectgate answered it itself.
    */
   stopped: boolean;
   /** Whether the rebuilt session at each level sends it to the server. */
@@ -81,15 +84,14 @@ interface Heard {
 
 export class SessionRebuild {
   private readonly judges: Record<RebuiltLevel, SessionJudgeApi>;
-  private readonly pending = new Map<string, Sent>();
-  /** At observe: answers that matched no pending call yet (their call may still be crossing). */
-  private readonly early = new Map<string, Answer>();
+  /** Requests waiting for answers; at observe, answers parked before their call. */
+  private readonly matcher = new RequestMatcher<Sent, Answer>();
   /** Early answers whose call the next client frame turned out to be, delivered after its events. */
   private claimed: { sent: Sent; body: Answer }[] = [];
   private heard: Heard[] = [];
   private frames = 0;
   private canAsk = false;
-  /** Ids of effectgate's own questions (`ask` events): their frames are not the server's. */
+  /** Legacy logs: ids of effectgate's own questions (`ask` events), not the server's frames. */
   private readonly asks = new Set<string>();
   /** The relay's flood limit on dialogs, per session as in the relay; the log's times are its clock. */
   private readonly dialogs = new DialogLimiter();
@@ -117,6 +119,7 @@ export class SessionRebuild {
       this.deliverClaimed();
     }
     if (r.type === "event") return this.event(r);
+    if (r.type === "header") this.matcher.marksOwn = r.marksOwn === true;
     if (r.type !== "frame") return;
     if (r.dir === "c2s") this.clientFrame(file, line, r);
     else this.serverFrame(r);
@@ -270,7 +273,7 @@ export class SessionRebuild {
     reaches: Record<RebuiltLevel, boolean>,
   ): void {
     for (const req of requests)
-      this.pending.set(idKey("c2s", req.id), {
+      this.matcher.request(idKey("c2s", req.id), {
         method: req.method,
         params: req.params,
         frame,
@@ -287,22 +290,14 @@ export class SessionRebuild {
    * answer after the call). Any other is an answer with no matching request.
    */
   private claimEarly(requests: readonly ClientRequest[]): void {
-    for (const req of requests) {
-      const key = idKey("c2s", req.id);
-      const body = this.early.get(key);
-      const sent = this.pending.get(key);
-      if (body === undefined || sent === undefined) continue;
-      this.early.delete(key);
-      this.pending.delete(key);
-      this.claimed.push({ sent, body });
-    }
+    const keys = requests.map((req) => idKey("c2s", req.id));
+    for (const { request: sent, answer: body } of this.matcher.claim(keys)) this.claimed.push({ sent, body });
     this.unclaimed();
   }
 
   /** Early answers no client frame claimed: answers to no request. */
   private unclaimed(): void {
-    for (const body of this.early.values()) this.answerToNothing(body);
-    this.early.clear();
+    for (const body of this.matcher.unclaimed()) this.answerToNothing(body);
   }
 
   private answerToNothing(body: Answer): void {
@@ -313,12 +308,11 @@ export class SessionRebuild {
   private settleHeard(): void {
     for (const h of this.heard) {
       if (h.sent) this.deliver(h.sent, h.body);
-      else if (this.opts.passThrough) {
+      else {
         // At observe its call may still be crossing: the next client frame may claim it.
-        const earlier = this.early.get(h.key);
-        if (earlier !== undefined) this.answerToNothing(earlier);
-        this.early.set(h.key, h.body);
-      } else this.answerToNothing(h.body);
+        const lost = this.matcher.noRequest(h.key, h.body, this.opts.passThrough);
+        if (lost !== undefined) this.answerToNothing(lost);
+      }
     }
     this.heard = [];
   }
@@ -330,7 +324,7 @@ export class SessionRebuild {
     if (i < 0) return;
     const [h] = this.heard.splice(i, 1);
     // The call it pretended to answer is still waiting for the server's real answer.
-    if (h?.sent && !this.pending.has(key)) this.pending.set(key, h.sent);
+    if (h?.sent) this.matcher.waitAgain(key, h.sent);
   }
 
   private deliverClaimed(): void {
@@ -344,15 +338,16 @@ export class SessionRebuild {
   private serverFrame(r: FrameLike): void {
     const logged = loggedText(r);
     if (!logged) return;
+    if (this.matcher.marksOwn && r.by === "effectgate") return this.own(logged.text);
     if (!logged.whole) return this.headOnly(logged.text);
     const parsed = parseFrame(logged.text);
     if (!parsed) return;
     for (const m of parsed.messages) {
       if (m.kind === "notification" || m.kind === "request") {
-        // effectgate's own question (its `ask` event came first) and the cancel of one it stopped
-        // waiting for are not the server's; what a server tells the user or the model outside an
-        // answer is scanned as the relay scans it.
-        if (this.ownMessage(m)) continue;
+        // What a server tells the user or the model outside an answer is scanned as the relay
+        // scans it. Legacy: effectgate's own question (its `ask` event came first) and the cancel
+        // of one it stopped waiting for are not the server's.
+        if (!this.matcher.marksOwn && this.legacyOwnMessage(m)) continue;
         const seen = serverMessageAsAnswer(m.method, m.params);
         if (seen !== undefined)
           for (const level of LEVELS) this.judges[level].observe(seen.request, seen.response);
@@ -360,18 +355,22 @@ export class SessionRebuild {
       }
       if (m.kind !== "response") continue;
       const key = idKey("c2s", m.id);
-      const sent = this.pending.get(key);
-      this.pending.delete(key);
+      const sent = this.matcher.answer(key);
       this.heard.push({ key, body: m.body, ...(sent ? { sent } : {}) });
     }
+  }
+
+  /** A frame effectgate wrote (marked log): its answers close their calls, and reach no judge. */
+  private own(text: string): void {
+    for (const m of parseFrame(text)?.messages ?? [])
+      if (m.kind === "response") this.matcher.answer(idKey("c2s", m.id));
   }
 
   /** An answer over 16 MiB: only its head is logged, so the judge cannot be shown it. */
   private headOnly(head: string): void {
     const id = idFromText(head);
-    const sent = id === undefined ? undefined : this.pending.get(idKey("c2s", id));
-    if (id === undefined || !sent) return;
-    this.pending.delete(idKey("c2s", id));
+    const sent = id === undefined ? undefined : this.matcher.answer(idKey("c2s", id));
+    if (!sent) return;
     if (!sent.stopped && JUDGED_METHODS.has(sent.method)) this.counts.answers.tooLarge += 1;
   }
 
@@ -385,6 +384,7 @@ export class SessionRebuild {
     const d = r.data;
     switch (r.ev) {
       case "decision": {
+        if (this.matcher.marksOwn) return;
         const id = decisionId(d["id"]);
         if (typeof d["outcome"] === "string" && REFUSING_OUTCOMES.has(d["outcome"]) && id !== undefined)
           this.stop(id);
@@ -392,11 +392,13 @@ export class SessionRebuild {
       }
       case "refused":
       case "refusal": {
+        // A marked log shows effectgate's answers themselves (`by`): the legacy path reads this.
+        if (this.matcher.marksOwn) return;
         const frames = new Set<number>();
         for (const call of refusedCalls(d)) if (call.id !== undefined) frames.add(this.stop(call.id));
         // A batch is refused whole: every request in it is answered by effectgate.
         if (d["batch"] === true)
-          for (const sent of this.pending.values()) if (frames.has(sent.frame)) sent.stopped = true;
+          for (const sent of this.matcher.requests()) if (frames.has(sent.frame)) sent.stopped = true;
         return;
       }
       case "pin": {
@@ -405,7 +407,7 @@ export class SessionRebuild {
         return;
       }
       case "ask":
-        if (typeof d["id"] === "string") this.asks.add(d["id"]);
+        if (!this.matcher.marksOwn && typeof d["id"] === "string") this.asks.add(d["id"]);
         return;
       case "taint":
         // A rug-pull is found against the lock, which eval does not have: the relay's record is
@@ -420,8 +422,8 @@ export class SessionRebuild {
     }
   }
 
-  /** A question effectgate asked the client, or its cancellation: logged as s2c, never the server's. */
-  private ownMessage(
+  /** Legacy: a question effectgate asked the client, or its cancellation (logged as s2c). */
+  private legacyOwnMessage(
     m: { kind: "notification" | "request"; method: string; params: unknown } & { id?: unknown },
   ): boolean {
     if (m.kind === "request") return typeof m.id === "string" && this.asks.has(m.id);
@@ -437,13 +439,13 @@ export class SessionRebuild {
   /** The latest call with this id never reached the server; returns its frame (-1: none logged). */
   private stop(id: JsonRpcId): number {
     const key = idKey("c2s", id);
-    const sent = this.pending.get(key);
+    const sent = this.matcher.waitingFor(key);
     if (sent) {
       sent.stopped = true;
       return sent.frame;
     }
     // Its frame could not be read, but effectgate's answer will come: it is nobody's tool output.
-    this.pending.set(key, {
+    this.matcher.request(key, {
       method: "tools/call",
       params: undefined,
       frame: -1,

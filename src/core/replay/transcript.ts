@@ -5,6 +5,7 @@ import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike 
 import { headFacts, loggedText } from "./logged-frames.js";
 import { failureOf, firstText, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
 import { eventItems } from "./event-items.js";
+import { RequestMatcher } from "./request-matcher.js";
 import type { ReplayItem, ReplaySession } from "./replay-item.js";
 import { newSummary, noteHandshake, type CallRecord } from "./summary.js";
 
@@ -20,7 +21,8 @@ interface Pending {
 class SessionBuilder {
   readonly session: ReplaySession;
   private readonly start: number;
-  private readonly pending = new Map<string, Pending>();
+  /** Requests waiting for answers, and answers parked before their call (request-matcher.ts). */
+  private readonly matcher = new RequestMatcher<Pending, ReplayItem>();
   /**
    * The tools/call records of the last client frame that held requests (or could not be read):
    * a refusal that names no usable id, or an id its frame did not show, is about one of them.
@@ -30,22 +32,8 @@ class SessionBuilder {
   private frameRequests: string[] = [];
   /** Ids a `decision` refused since the last client frame: the `refused` event repeats them. */
   private readonly decided = new Set<string>();
-  /**
-   * At observe: server answers that matched no request yet. The server may read a call's first
-   * bytes and answer while the rest is still crossing, so the answer is logged before the call;
-   * the next client frame settles them (decision 0065).
-   */
-  private readonly early = new Map<string, ReplayItem>();
   /** Bytes go on before they are logged (observe, checks off): answers can precede their call. */
   private passThrough = false;
-  /** The log says which frames effectgate wrote (`by`): no need to guess them from refusals. */
-  private marksOwn = false;
-  /**
-   * Calls effectgate refused whose answer it is about to write: the relay logs `decision` and
-   * `refused` before it writes the answer, and writes it at once, so the answer is the next
-   * s2c frame. Only that frame speaks for effectgate; this is emptied after every s2c frame.
-   */
-  private readonly ownAnswers = new Set<string>();
   /** Refused calls (never sent to the server), until the client reuses the id for a new call. */
   private readonly neverSent = new Map<string, Pending | null>();
   /** The server answer that matched each call, to take it back if the call turns out refused. */
@@ -89,7 +77,7 @@ class SessionBuilder {
           policy: r.policy ? r.policy.source : null,
         };
         this.passThrough = r.level === "observe" || r.from === "off";
-        this.marksOwn = r.marksOwn === true;
+        this.matcher.marksOwn = r.marksOwn === true;
         return;
       case "stderr":
         items.push({ line, offsetMs: at, kind: "stderr", marker: "STDERR", detail: r.text });
@@ -115,9 +103,7 @@ class SessionBuilder {
     this.frameRequests = [];
     this.frameMessages(line, at, r);
     if (r.dir === "c2s") this.settleEarly();
-    // Effectgate's own answer to a refused call is the first s2c frame after the refusal, or
-    // none (its record lost): any later frame with that id is the server's.
-    if (r.dir === "s2c") this.ownAnswers.clear();
+    if (r.dir === "s2c") this.matcher.serverFrameRead();
   }
 
   private frameMessages(line: number, at: number | null, r: FrameLike): void {
@@ -176,13 +162,12 @@ class SessionBuilder {
       return;
     }
     const key = idKey(r.dir === "c2s" ? "s2c" : "c2s", facts.id);
-    const req = this.pending.get(key);
+    const req = this.matcher.answer(key);
     if (!req) {
       items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${head}` });
       return;
     }
-    this.pending.delete(key);
-    const own = r.dir === "s2c" && this.ownAnswer(key, r);
+    const own = r.dir === "s2c" && this.matcher.ownAnswer(key, r.by);
     if (req.call) this.session.summary.noteAnswer(req.call, own ? "refusal" : "result");
     items.push({
       ...base,
@@ -215,7 +200,7 @@ class SessionBuilder {
     }
     if (dir === "c2s") this.requestItems.set(key, item);
     this.frameRequests.push(key);
-    this.pending.set(key, { method, tool, at, params, ...(call ? { call } : {}) });
+    this.matcher.request(key, { method, tool, at, params, ...(call ? { call } : {}) });
     // A new call under a refused call's id may well be sent and answered.
     this.neverSent.delete(key);
     this.answeredBy.delete(key);
@@ -228,29 +213,14 @@ class SessionBuilder {
   private settleEarly(): void {
     this.decided.clear();
     const s = this.session.summary;
-    for (const key of this.frameRequests) {
-      const item = this.early.get(key);
-      const req = this.pending.get(key);
-      if (item === undefined || req === undefined) continue;
-      this.early.delete(key);
-      this.pending.delete(key);
+    for (const { request: req, answer: item } of this.matcher.claim(this.frameRequests)) {
       item.marker = "EARLY";
       item.answers = req.method;
       if (req.tool !== undefined) item.tool = req.tool;
       if (req.call) s.noteAnswer(req.call, item.outcome ?? "result");
       s.earlyAnswers += 1;
     }
-    s.answersWithoutRequest += this.early.size;
-    this.early.clear();
-  }
-
-  /**
-   * Whether an s2c answer is effectgate's own. A log that marks its frames says so; in an older
-   * log it is the first s2c frame after a refusal (see `ownAnswers`).
-   */
-  private ownAnswer(key: string, r: FrameLike): boolean {
-    const followsRefusal = this.ownAnswers.delete(key);
-    return this.marksOwn ? r.by === "effectgate" : followsRefusal;
+    s.answersWithoutRequest += this.matcher.unclaimed().length;
   }
 
   private message(line: number, at: number, r: FrameLike, m: Message, batch: boolean): void {
@@ -282,12 +252,11 @@ class SessionBuilder {
       return;
     }
     const key = idKey(dir === "c2s" ? "s2c" : "c2s", m.id);
-    const own = dir === "s2c" && this.ownAnswer(key, r);
+    const own = dir === "s2c" && this.matcher.ownAnswer(key, r.by);
     // A log that marks effectgate's frames shows a server answer to a refused call for what it
     // is, wherever it falls: it answers nothing, and effectgate's own answer is still to come.
-    const forged = dir === "s2c" && !own && this.marksOwn && this.neverSent.has(key);
-    const req = forged ? undefined : this.pending.get(key);
-    if (!forged) this.pending.delete(key);
+    const forged = dir === "s2c" && !own && this.matcher.marksOwn && this.neverSent.has(key);
+    const req = forged ? undefined : this.matcher.answer(key);
     const failure = failureOf(m.body);
     const outcome = own ? "refusal" : failure ? ("error" in m.body ? "error" : "tool-error") : "result";
     const item: ReplayItem = {
@@ -328,12 +297,9 @@ class SessionBuilder {
       const text = firstText(result);
       if (text !== undefined) item.detail = text;
     }
-    if (!this.passThrough) {
+    // At observe it may answer a call still crossing: the next client frame may claim it.
+    if (this.matcher.noRequest(key, item, this.passThrough) !== undefined)
       this.session.summary.answersWithoutRequest += 1;
-      return;
-    }
-    if (this.early.has(key)) this.session.summary.answersWithoutRequest += 1;
-    this.early.set(key, item);
   }
 
   /**
@@ -343,17 +309,16 @@ class SessionBuilder {
    */
   private refusing(id: JsonRpcId): void {
     const key = idKey("c2s", id);
-    this.ownAnswers.add(key);
+    this.matcher.refused(key);
     this.takeBack(key);
-    this.neverSent.set(key, this.pending.get(key) ?? null);
+    this.neverSent.set(key, this.matcher.waitingFor(key) ?? null);
   }
 
   /** A server answer to a call that turns out refused was not its answer: the call waits again. */
   private takeBack(key: string): void {
     const early = this.answeredBy.get(key);
     this.answeredBy.delete(key);
-    if (early && !this.pending.has(key)) {
-      this.pending.set(key, early.req);
+    if (early && this.matcher.waitAgain(key, early.req)) {
       unasked(early.item, early.body, early.req);
       if (early.req.call) delete early.req.call.outcome;
     }
@@ -389,8 +354,8 @@ class SessionBuilder {
     }
     if (call && key !== undefined && call.key === undefined) this.session.summary.setKey(call, key);
     if (key !== undefined && id !== undefined) {
-      if (!this.pending.has(key) && call)
-        this.pending.set(key, {
+      if (call)
+        this.matcher.waitAgain(key, {
           method: method ?? "tools/call",
           tool: call.tool,
           at: NaN,
