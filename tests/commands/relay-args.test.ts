@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseRelayArgs, sessionDir } from "../../src/commands/relay.js";
+import { parseRelayArgs } from "../../src/commands/relay.js";
+import { sessionDir } from "../../src/commands/relay-args.js";
 import { UsageError } from "../../src/core/errors.js";
 
 describe("relay command line", () => {

@@ -71,6 +71,9 @@ export async function dispatch(argv: string[]): Promise<number> {
   if (entry !== undefined) return runSubcommand(entry, argv.slice(1));
   if (!first.startsWith("-")) throw unknownCommand(first);
   // A relay that cannot start (bad words, policy, lock or server) answers the client with why.
-  const relay = await import("../relay.js");
-  return relay.answeringStartFailures(() => runDeclared(undefined, relay.command, argv));
+  const [relay, { answeringStartFailures }] = await Promise.all([
+    import("../relay.js"),
+    import("../relay-start-failure.js"),
+  ]);
+  return answeringStartFailures(() => runDeclared(undefined, relay.command, argv));
 }
