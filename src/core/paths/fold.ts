@@ -23,8 +23,3 @@ export function foldName(name: string, platform: Platform): string {
       return name.toLowerCase();
   }
 }
-
-/** Whether names on this platform are compared without regard to case. */
-export function foldsCase(platform: Platform): boolean {
-  return platform !== "linux";
-}

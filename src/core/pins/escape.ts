@@ -9,9 +9,3 @@ import { escapeUntrusted } from "../text/terminal-text.js";
 export function escapeForTerminal(text: string): string {
   return escapeUntrusted(text, "diff");
 }
-
-/** A quoted, escaped, length-capped rendering of an untrusted string for one-line messages. */
-export function quoteUntrusted(text: string, max = 200): string {
-  const shown = text.length > max ? `${text.slice(0, max)}…` : text;
-  return `"${escapeForTerminal(shown).replace(/"/g, '\\"')}"`;
-}

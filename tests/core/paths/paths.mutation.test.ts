@@ -10,7 +10,7 @@ import {
   isFileUri,
   lookupVar,
 } from "../../../src/core/paths/expand.js";
-import { foldName, foldsCase } from "../../../src/core/paths/fold.js";
+import { foldName } from "../../../src/core/paths/fold.js";
 import { joinPath, normaliseSegments, parsePath, win32Name } from "../../../src/core/paths/lexical.js";
 import { compilePathPattern } from "../../../src/core/paths/pattern.js";
 import { createPatternSet } from "../../../src/core/paths/pattern-set.js";
@@ -118,9 +118,6 @@ describe("folding and preparing", () => {
     expect(foldName("AbC", "win32")).toBe("abc");
     expect(foldName("Cafe\u0301", "win32")).toBe("cafe\u0301");
     expect(foldName("CAFE\u0301", "darwin")).toBe("caf\u00e9");
-    expect(foldsCase("linux")).toBe(false);
-    expect(foldsCase("darwin")).toBe(true);
-    expect(foldsCase("win32")).toBe(true);
   });
 
   it("splits roots and names", () => {

@@ -2,7 +2,7 @@
 // mutant that changes a sentence, a severity or a comparison fails here.
 import { describe, expect, it } from "vitest";
 import { compareTools, compareToolsDetailed, diffTool } from "../../../src/core/pins/compare.js";
-import { escapeForTerminal, quoteUntrusted } from "../../../src/core/pins/escape.js";
+import { escapeForTerminal } from "../../../src/core/pins/escape.js";
 import {
   pinItem,
   pinnedContent,
@@ -309,13 +309,6 @@ describe("severity, escaping and reports", () => {
     expect(escapeForTerminal("\u0000\u0001")).toBe("\\x00\\x01");
     expect(escapeForTerminal("plain ~!")).toBe("plain ~!");
     expect(escapeForTerminal("\u00a0\u2070")).toBe("\u00a0\u2070");
-  });
-
-  it("quotes and caps untrusted text", () => {
-    expect(quoteUntrusted('say "hi"')).toBe('"say \\"hi\\""');
-    expect(quoteUntrusted("x".repeat(200))).toBe(`"${"x".repeat(200)}"`);
-    expect(quoteUntrusted("x".repeat(201))).toBe(`"${"x".repeat(200)}…"`);
-    expect(quoteUntrusted("abcd", 3)).toBe('"abc…"');
   });
 
   it("puts server findings first and words each line", () => {
