@@ -20,6 +20,7 @@ import { identityFor } from "../core/pins/identity.js";
 import { effectgateHome } from "../platform/home.js";
 import { loggableArgv, sessionDir, type RelayArgs } from "./relay-args.js";
 import { prune } from "./relay-prune.js";
+import { answerStartFailure } from "./relay-start-failure.js";
 
 export async function runRelaySession(args: string[], parsed: RelayArgs): Promise<number> {
   // Read before any configuration file is opened, so a broken policy cannot block "off".
@@ -193,8 +194,14 @@ export async function runRelaySession(args: string[], parsed: RelayArgs): Promis
     return result.exitCode;
   } catch (err) {
     log.event("cannot-start", { error: err instanceof Error ? err.message : String(err) });
-    if (err instanceof CannotStartError)
+    if (err instanceof CannotStartError) {
+      // The log is open: the answer to the first request is recorded as effectgate's, before
+      // the client sees it and before the log's last record (decision 0112).
+      await answerStartFailure(err, (line) =>
+        log.frame("s2c", Buffer.from(line), "\n", false, true, "effectgate"),
+      );
       log.exit({ code: null, signal: null, exitCode: EXIT.cannotStart, counts: {} });
+    }
     throw err;
   } finally {
     finished = true;

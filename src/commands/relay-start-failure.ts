@@ -13,6 +13,26 @@ function startupFailureOf(err: unknown): StartupFailure | null {
   return null;
 }
 
+/** Failures whose first request was already answered, inside the session (and logged there). */
+const answered = new WeakSet<object>();
+
+/**
+ * Answers the client's first request with the cause of `err`, once: `logged` hears the answer's
+ * line before the client is sent it (a session whose log is open records it as effectgate's).
+ */
+export async function answerStartFailure(err: unknown, logged?: (line: string) => void): Promise<void> {
+  const failure = startupFailureOf(err);
+  if (!failure || (typeof err === "object" && err !== null && answered.has(err))) return;
+  if (typeof err === "object" && err !== null) answered.add(err);
+  // Loaded only when a start fails: no relay that starts pays for it.
+  const { answerFirstRequest } = await import("../relay/session/startup-failure.js");
+  await answerFirstRequest(
+    { input: process.stdin, output: process.stdout, ...(logged ? { logged } : {}) },
+    failure,
+  );
+  process.stdin.destroy();
+}
+
 /**
  * Runs the relay (its option parsing too): when it stops before relaying anything, the client
  * would only see "Connection closed", so its first request gets the cause instead
@@ -22,13 +42,7 @@ export async function answeringStartFailures(start: () => Promise<number>): Prom
   try {
     return await start();
   } catch (err) {
-    const failure = startupFailureOf(err);
-    if (failure) {
-      // Loaded only when a start fails: no relay that starts pays for it.
-      const { answerFirstRequest } = await import("../relay/session/startup-failure.js");
-      await answerFirstRequest({ input: process.stdin, output: process.stdout }, failure);
-      process.stdin.destroy();
-    }
+    await answerStartFailure(err);
     throw err;
   }
 }

@@ -80,6 +80,8 @@ export async function openShadowSession(
         return log.event(m[1], m[2]);
       case "x":
         return log.stderr(m[1]);
+      case "of":
+        return log.frame("s2c", Buffer.from(m[1]), "\n", false, true, "effectgate");
       case "sync": {
         const n = m[1];
         return void Promise.all([frames.settled("client"), frames.settled("server")]).then(() =>

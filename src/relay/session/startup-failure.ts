@@ -17,6 +17,8 @@ const MAX_FIRST_FRAME_BYTES = 1024 * 1024;
 export interface StartupIo {
   input: Readable & { isTTY?: boolean };
   output: Writable;
+  /** Hears the answer's line (without its LF) before it is written: the session log keeps it. */
+  logged?: (line: string) => void;
 }
 
 /** Resolves once the first request is answered (and written), or when there is none to answer. */
@@ -46,6 +48,7 @@ export function answerFirstRequest(
       const answer = startupAnswer(frame.bytes.toString("utf8"), failure);
       if (answer === undefined) return;
       answered = true;
+      io.logged?.(answer);
       output.write(`${answer}\n`, () => finish());
     };
     const onData = (chunk: Buffer): void => {

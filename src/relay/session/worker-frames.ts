@@ -37,6 +37,8 @@ export type ToWorker =
   | ["ce" | "se" | "finish" | "close"]
   | ["ev", string, Record<string, unknown>]
   | ["x", string]
+  /** A line effectgate wrote on the relay's thread (the answer to a failed start): logged with `by`. */
+  | ["of", string]
   | ["sync", number]
   | ["exit", Parameters<RelayLog["exit"]>[0]];
 
@@ -130,7 +132,11 @@ export class Shadow {
 
   /** The session log as the relay sees it: every record goes to the worker, in order. */
   readonly log: RelayLog = {
-    frame: () => this.died("a frame was logged on the relay's thread"),
+    // Frames are the worker's, but for effectgate's own answer when the server cannot start.
+    frame: (dir, bytes, _eol, _nonJson, _validJson, by) =>
+      dir === "s2c" && by === "effectgate"
+        ? this.post(["of", bytes.toString("utf8")])
+        : this.died("a frame was logged on the relay's thread"),
     bigFrame: () => this.died("a frame was logged on the relay's thread"),
     stderr: (text) => this.post(["x", text]),
     event: (ev, data) => this.post(["ev", ev, data]),
