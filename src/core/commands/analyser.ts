@@ -1,0 +1,366 @@
+import { programName } from "../shell/program-name.js";
+import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script-model.js";
+import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
+import type { Arg, Below, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
+import { applyEntry } from "./apply.js";
+import { runBuiltin } from "./builtins.js";
+import { cut, type Flow, NONE, type VarValue } from "./flow.js";
+import { ProgramRun } from "./program-run.js";
+import { codeVariableProblem } from "./variables.js";
+import { wordValue } from "./words.js";
+
+/**
+ * A parsed command judged by what its programs do (docs/decisions/0079-program-catalogue.md):
+ * each simple command is resolved through wrappers and builtins to a program of the catalogue,
+ * whose options and operands say which paths it reads, writes, removes or runs, which URLs it
+ * fetches, and what running it amounts to. Working folders follow `cd` (every folder a `cd` may
+ * leave the shell in, since a `cd` can fail); variables the command sets are followed too.
+ * What cannot be placed is unknown: the exec class action, and the old reading of its words.
+ */
+
+/** How deep code inside code is followed (`sh -c "bash -c '…'"`). */
+const MAX_DEPTH = 4;
+/** Working folders followed at once; past this the folder is known only at run time. */
+const MAX_CWDS = 8;
+/** Values of a `for` loop's variable followed one by one. */
+const MAX_LOOP_VALUES = 8;
+
+export class Analyser {
+  readonly effects: CommandEffect[] = [];
+  readonly legacy: string[] = [];
+  unjudgeable?: string;
+  private readonly seen = new Set<string>();
+
+  get interactive(): boolean {
+    return this.cx.interactive === true && this.depth === 0;
+  }
+
+  constructor(
+    private readonly cx: CommandContext,
+    public cwds: Cwd[],
+    public vars: Map<string, VarValue>,
+    public defined: Set<string>,
+    private readonly depth: number,
+    private readonly persistent: boolean,
+  ) {}
+
+  emit(e: CommandEffect): void {
+    // A read that sends the file out is kept beside a plain read of it (`nc h p < f`): it says more.
+    const key = `${e.operation}\u0000${e.kind}\u0000${e.spelled}\u0000${e.via.class ?? ""}\u0000${e.via.container ?? ""}\u0000${e.via.command}\u0000${e.via.sent === true ? "sent" : ""}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.effects.push(e);
+  }
+
+  addLegacy(text: string): void {
+    if (text.trim() !== "" && !this.legacy.includes(text)) this.legacy.push(text);
+  }
+
+  /** A word as an argument: its value, and what it stands for when a variable holds found files. */
+  arg(word: ShellWord): Arg {
+    const plain = new Map<string, string | undefined>();
+    let below: Below | undefined;
+    for (const [k, v] of this.vars) {
+      if (typeof v === "object") {
+        if (word.parts.some((p) => p.kind === "var" && p.name === k)) below = v;
+        plain.set(k, undefined);
+      } else plain.set(k, v);
+    }
+    const value = wordValue(word, plain);
+    if (below === undefined) return { value };
+    const { text, substitutions } = value;
+    return { value: { text, substitutions }, below };
+  }
+
+  /** Runs the substitutions inside an argument (they run before the program); whether one fetched. */
+  substitutions(a: Arg): boolean {
+    let fetched = false;
+    for (const s of a.value.substitutions) if (this.statement(s, NONE).fetched) fetched = true;
+    return fetched;
+  }
+
+  statement(s: Statement, stdin: Stdin): Flow {
+    switch (s.kind) {
+      case "simple":
+        return this.simple(s, stdin);
+      case "sequence": {
+        let fetched = false;
+        let lists: string[] | undefined;
+        const words: Arg[] = [];
+        let fetchedBy: string | undefined;
+        for (const item of s.items) {
+          const f = this.statement(item, stdin);
+          fetched ||= f.fetched;
+          fetchedBy ??= f.fetchedBy;
+          lists = f.lists ?? lists;
+          words.push(...(f.words ?? []));
+        }
+        return {
+          fetched,
+          words,
+          ...(lists === undefined ? {} : { lists }),
+          ...(fetchedBy === undefined ? {} : { fetchedBy }),
+        };
+      }
+      case "pipeline": {
+        let network = false;
+        let from: string | undefined;
+        let items: Below | undefined;
+        let words: Arg[] = [];
+        let last: Flow = { fetched: false };
+        s.stages.forEach((stage, i) => {
+          const input: Stdin =
+            i === 0
+              ? stdin
+              : {
+                  kind: "pipe",
+                  network,
+                  words,
+                  ...(items === undefined ? {} : { items }),
+                  ...(from === undefined ? {} : { from }),
+                };
+          last = this.statement(stage, input);
+          network ||= last.fetched;
+          from ??= last.fetchedBy;
+          items =
+            last.lists === undefined
+              ? undefined
+              : last.listNames === undefined
+                ? { roots: last.lists }
+                : { roots: last.lists, names: last.listNames };
+          words = last.words ?? [];
+        });
+        return { fetched: network || last.fetched, ...(from === undefined ? {} : { fetchedBy: from }) };
+      }
+      case "group": {
+        const input = this.redirects(s.redirects, "(group)", s.source, stdin);
+        if (!s.subshell) return this.statement(s.body, input);
+        const saved = { cwds: [...this.cwds], vars: new Map(this.vars) };
+        const f = this.statement(s.body, input);
+        this.cwds = saved.cwds;
+        this.vars = saved.vars;
+        return f;
+      }
+      case "function": {
+        // The body is judged as if it runs (it may, once called); a call to it adds nothing.
+        this.defined.add(s.name);
+        const saved = new Map(this.vars);
+        for (const p of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"]) this.vars.set(p, undefined);
+        const f = this.statement(s.body, NONE);
+        this.vars = saved;
+        return f;
+      }
+      case "for": {
+        const values = s.values?.map((w) => this.arg(w));
+        let fetched = false;
+        for (const v of values ?? []) fetched = this.substitutions(v) || fetched;
+        const plain = values?.every((v) => v.value.dynamic === undefined && v.below === undefined) === true;
+        if (s.variable === undefined) return this.statement(s.body, stdin);
+        if (values !== undefined && plain && values.length > 0 && values.length <= MAX_LOOP_VALUES) {
+          for (const v of values) {
+            this.vars.set(s.variable, v.value.text);
+            fetched = this.statement(s.body, stdin).fetched || fetched;
+          }
+          return { fetched };
+        }
+        this.vars.set(s.variable, undefined);
+        return { fetched: this.statement(s.body, stdin).fetched || fetched };
+      }
+      case "test": {
+        let fetched = false;
+        for (const w of s.words) fetched = this.substitutions(this.arg(w)) || fetched;
+        return { fetched };
+      }
+    }
+  }
+
+  /** Effects of redirections, and the standard input they give the command. */
+  redirects(list: readonly Redirect[], program: string, command: string, stdin: Stdin): Stdin {
+    let input = stdin;
+    for (const r of list) {
+      if (r.heredoc !== undefined) {
+        if (r.heredoc.expands)
+          for (const p of r.heredoc.parts)
+            if (p.kind === "subst" || p.kind === "procsub") this.statement(p.body, NONE);
+        input = { kind: "heredoc", text: r.heredoc.text, expands: r.heredoc.expands };
+        continue;
+      }
+      if (r.target === undefined) continue;
+      const target = this.arg(r.target);
+      this.substitutions(target);
+      const run = this.runFor(program, command, input);
+      if (r.op === "<<<") {
+        input = { kind: "string", arg: target };
+        continue;
+      }
+      if (r.op === ">&" || r.op === "<&") {
+        // `2>&1`, `>&-`: descriptors; `>&file` writes the file.
+        if (/^(?:\d+|-)$/.test(target.value.exact ?? "") || r.op === "<&") continue;
+      }
+      if (r.op === "<") {
+        run.role("read", target, "reads from");
+        input = { kind: "file", arg: target };
+      } else if (r.op === "<>") {
+        run.role("readwrite", target, "opens");
+      } else run.role("write", target, r.op.includes(">>") ? "appends to" : "writes");
+    }
+    return input;
+  }
+
+  simple(cmd: SimpleCommand, stdin: Stdin): Flow {
+    let fetched = false;
+    const args = cmd.words.map((w) => this.arg(w));
+    const fetchedArgs = new Set<Arg>();
+    for (const a of args)
+      if (this.substitutions(a)) {
+        fetchedArgs.add(a);
+        a.fetched = true;
+        fetched = true;
+      }
+    // Whole: a question or a refusal shows what runs, and a cut could hide `; touch PAYLOAD`.
+    const source = cmd.source;
+    const input = this.redirects(cmd.redirects, args[0]?.value.exact ?? "(command)", source, stdin);
+    const standalone = args.length === 0;
+    for (const as of [...cmd.assigns, ...cmd.declares]) {
+      const value = as.value === undefined ? undefined : this.arg(as.value);
+      if (value !== undefined && this.substitutions(value)) fetched = true;
+      for (const e of as.elements ?? []) this.substitutions(this.arg(e));
+      const run = this.runFor(
+        standalone ? "(assignment)" : (args[0]?.value.exact ?? "(command)"),
+        source,
+        input,
+      );
+      if (value !== undefined) this.variable(run, as.name, value);
+      if (standalone || cmd.declares.includes(as))
+        this.vars.set(
+          as.name,
+          value === undefined
+            ? this.vars.get(as.name)
+            : value.value.dynamic === undefined
+              ? value.value.text
+              : undefined,
+        );
+    }
+    if (standalone) return { fetched };
+    const flow = this.invoke(args[0] as Arg, args.slice(1), input, source, fetchedArgs);
+    return {
+      fetched: fetched || flow.fetched,
+      words: args.slice(1),
+      ...(flow.lists === undefined ? {} : { lists: flow.lists }),
+      ...(flow.listNames === undefined ? {} : { listNames: flow.listNames }),
+      ...(flow.fetchedBy === undefined ? {} : { fetchedBy: flow.fetchedBy }),
+    };
+  }
+
+  /** A code-running variable set for a program or for the rest of the shell. */
+  variable(run: Run, name: string, value: Arg): void {
+    const problem = codeVariableProblem(this.cx.codeVariables, name, value.value.exact, value.value.text);
+    if (problem !== undefined) run.cls("code-settings", problem);
+  }
+
+  runFor(program: string, command: string, stdin: Stdin, cwds: Cwd[] = this.cwds): ProgramRun {
+    return new ProgramRun(this, program, command, stdin, [...cwds]);
+  }
+
+  invoke(
+    program: Arg,
+    rest: Arg[],
+    stdin: Stdin,
+    command: string,
+    fetchedArgs: ReadonlySet<Arg> = new Set(),
+  ): Flow {
+    const run = this.runFor(program.value.exact ?? "(command)", command, stdin);
+    const name = program.value.exact;
+    if (name === undefined) {
+      if (fetchedArgs.has(program))
+        run.cls("network-code", "runs a program named by what was fetched from the network");
+      else run.unknown(`the program is chosen at run time (${cut(program.value.text)})`);
+      return run.flow;
+    }
+    if (this.defined.has(name)) {
+      // A function defined in this command (its body was judged where it was defined), or an
+      // alias or function of a shell that persists.
+      if (this.persistent) run.unknown(`${name} is an alias or function defined earlier in this shell`);
+      else for (const a of rest) run.role("candidate", a);
+      return run.flow;
+    }
+    if (runBuiltin(this, run, name, rest, fetchedArgs)) return run.flow;
+    let entryName = programName(name);
+    if (
+      /[\\/]/.test(name) &&
+      !/^(?:\/usr)?(?:\/local)?\/s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$/.test(name)
+    ) {
+      // A program named by its path outside the system's folders: the project's own script.
+      run.role("exec", program);
+      for (const a of rest) run.role("candidate", a);
+      return run.flow;
+    }
+    if (entryName.endsWith(".exe")) entryName = entryName.slice(0, -4);
+    const entry = this.cx.catalogue.get(entryName);
+    if (entry === undefined) {
+      // Every reason shows the command first (`frobnicate x: …`): the program is named again only
+      // when another runs it (`sudo frobnicate`, `env A=1 frobnicate`), to say which one is unknown.
+      const own = command === name || command.startsWith(`${name} `);
+      run.unknown(`${own ? "" : `${entryName}: `}a program the catalogue does not know`);
+      return run.flow;
+    }
+    applyEntry(run, entry, rest, entryName);
+    return run.flow;
+  }
+
+  /** `cd DIR`: the shell is in DIR afterwards, or where it was if the cd failed. */
+  changeDir(dir: Arg): void {
+    // A variable the command does not set is the server's (`cd "$HOME"`): kept for the canonicaliser.
+    const target = dir.value.exact ?? (dir.value.dynamic === undefined ? dir.value.text : undefined);
+    const next: Cwd[] = [...this.cwds];
+    for (const c of this.cwds) {
+      if (target === undefined || c === null) next.push(null);
+      else if (target === "-") continue;
+      else if (!isRelativeWord(target) || c === undefined) next.push(target);
+      else next.push(inWorkdir(c, target));
+    }
+    const unique = [...new Set(next)];
+    this.cwds = unique.length > MAX_CWDS ? [...unique.slice(0, MAX_CWDS - 1), null] : unique;
+  }
+
+  /** Shell code given as text: read and judged like the command itself, in a shell of its own. */
+  shell(run: ProgramRun, code: Arg, positional: readonly Arg[]): void {
+    const text = code.value.exact;
+    if (text === undefined) {
+      if (code.fetched === true || (code.value.substitutions.length > 0 && this.substitutionsFetch(code)))
+        run.cls("network-code", `${run.program} runs shell code fetched from the network`);
+      else run.unknown(`${run.program} runs shell code known only at run time`);
+      return;
+    }
+    if (this.depth >= MAX_DEPTH) return run.unknown("shell code nested too deep to follow");
+    const parsed = this.cx.parse(text);
+    if (!parsed.ok) {
+      this.addLegacy(text);
+      return run.unknown(`${run.program} runs shell code that ${parsed.why.replace(/^the command /, "")}`);
+    }
+    const vars = new Map(this.vars);
+    positional.forEach((p, i) =>
+      vars.set(String(i), p.below ?? (p.value.dynamic === undefined ? p.value.text : undefined)),
+    );
+    for (let i = positional.length; i < 10; i++) vars.set(String(i), undefined);
+    const inner = new Analyser(this.cx, [...run.cwds], vars, new Set(this.defined), this.depth + 1, false);
+    const flow = inner.statement(parsed.script, run.stdin);
+    for (const e of inner.effects) this.emit(e);
+    for (const l of inner.legacy) this.addLegacy(l);
+    if (inner.unjudgeable !== undefined) this.unjudgeable ??= inner.unjudgeable;
+    run.flow.fetched ||= flow.fetched;
+  }
+
+  private substitutionsFetch(a: Arg): boolean {
+    // The substitutions were judged already; here only whether one fetched, judged again quietly.
+    const quiet = new Analyser(
+      this.cx,
+      [...this.cwds],
+      new Map(this.vars),
+      new Set(this.defined),
+      this.depth + 1,
+      false,
+    );
+    return a.value.substitutions.some((s) => quiet.statement(s, NONE).fetched);
+  }
+}
