@@ -95,6 +95,8 @@ export interface CommandVia {
   weak?: true;
   /** For a read: the program sends the file's content out (curl -d @f, scp f host:, nc host < f). */
   sent?: true;
+  /** For a send: data it carries that no file holds (`the environment`, from `env | nc h 80`). */
+  carries?: string;
 }
 
 export interface Decision {

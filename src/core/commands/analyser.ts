@@ -1,7 +1,7 @@
 import { programName } from "../shell/program-name.js";
 import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script-model.js";
 import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
-import type { Arg, Below, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
+import type { Arg, Below, Carries, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
 import { applyEntry } from "./apply.js";
 import { runBuiltin } from "./builtins.js";
 import { cut, type Flow, NONE, type VarValue } from "./flow.js";
@@ -25,11 +25,24 @@ const MAX_CWDS = 8;
 /** Values of a `for` loop's variable followed one by one. */
 const MAX_LOOP_VALUES = 8;
 
+/** A process's environment read as a file: printing it is printing the environment. */
+const PROC_ENVIRON = /^\/proc\/[^/]+\/environ$/;
+
+/** What a standard input already carries (a pipe inside a piped group). */
+const carriesOf = (s: Stdin): Partial<Carries> =>
+  s.kind === "pipe" || s.kind === "string" || s.kind === "heredoc" ? (s.carries ?? {}) : {};
+
 export class Analyser {
   readonly effects: CommandEffect[] = [];
   readonly legacy: string[] = [];
   unjudgeable?: string;
   private readonly seen = new Set<string>();
+  /** Open collectors of what may flow on as data (tap): reads, and prints of the environment. */
+  private readonly taps: Carries[] = [];
+  /** Sends and fetches emitted so far, counted before de-duplication. */
+  private sends = 0;
+  /** What printed the environment anywhere in this walk (an `sh -c env` tells its caller). */
+  printedEnvironment?: string;
 
   get interactive(): boolean {
     return this.cx.interactive === true && this.depth === 0;
@@ -45,11 +58,35 @@ export class Analyser {
   ) {}
 
   emit(e: CommandEffect): void {
+    if (e.kind === "egress" || e.kind === "url") this.sends++;
+    if (e.operation === "read" && e.kind === "path" && e.via.sent !== true)
+      for (const t of this.taps) {
+        t.reads.push(e);
+        if (PROC_ENVIRON.test(e.spelled)) t.environment ??= e.spelled;
+      }
     // A read that sends the file out is kept beside a plain read of it (`nc h p < f`): it says more.
-    const key = `${e.operation}\u0000${e.kind}\u0000${e.spelled}\u0000${e.via.class ?? ""}\u0000${e.via.container ?? ""}\u0000${e.via.command}\u0000${e.via.sent === true ? "sent" : ""}`;
+    const key = `${e.operation}\u0000${e.kind}\u0000${e.spelled}\u0000${e.via.class ?? ""}\u0000${e.via.container ?? ""}\u0000${e.via.command}\u0000${e.via.sent === true ? "sent" : ""}\u0000${e.via.carries ?? ""}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.effects.push(e);
+  }
+
+  /** A program printed the environment: every open tap carries it. */
+  printsEnvironment(how: string): void {
+    this.printedEnvironment ??= how;
+    for (const t of this.taps) t.environment ??= how;
+  }
+
+  /** Runs `f` and collects what it reads and prints of the environment: data a later send may carry. */
+  tap<T>(f: () => T, from?: Carries): [T, Carries] {
+    const t: Carries = { reads: [...(from?.reads ?? [])] };
+    if (from?.environment !== undefined) t.environment = from.environment;
+    this.taps.push(t);
+    try {
+      return [f(), t];
+    } finally {
+      this.taps.splice(this.taps.lastIndexOf(t), 1);
+    }
   }
 
   addLegacy(text: string): void {
@@ -108,6 +145,8 @@ export class Analyser {
         let items: Below | undefined;
         let words: Arg[] = [];
         let last: Flow = { fetched: false };
+        // What each stage may print: all that the stages before it read (and the pipeline's input).
+        let carries: Carries = { reads: [], ...carriesOf(stdin) };
         s.stages.forEach((stage, i) => {
           const input: Stdin =
             i === 0
@@ -116,10 +155,11 @@ export class Analyser {
                   kind: "pipe",
                   network,
                   words,
+                  carries,
                   ...(items === undefined ? {} : { items }),
                   ...(from === undefined ? {} : { from }),
                 };
-          last = this.statement(stage, input);
+          [last, carries] = this.tap(() => this.statement(stage, input), carries);
           network ||= last.fetched;
           from ??= last.fetchedBy;
           items =
@@ -179,18 +219,21 @@ export class Analyser {
     let input = stdin;
     for (const r of list) {
       if (r.heredoc !== undefined) {
-        if (r.heredoc.expands)
-          for (const p of r.heredoc.parts)
-            if (p.kind === "subst" || p.kind === "procsub") this.statement(p.body, NONE);
-        input = { kind: "heredoc", text: r.heredoc.text, expands: r.heredoc.expands };
+        const doc = r.heredoc;
+        const [, carries] = this.tap(() => {
+          if (doc.expands)
+            for (const p of doc.parts)
+              if (p.kind === "subst" || p.kind === "procsub") this.statement(p.body, NONE);
+        });
+        input = { kind: "heredoc", text: doc.text, expands: doc.expands, carries };
         continue;
       }
       if (r.target === undefined) continue;
       const target = this.arg(r.target);
-      this.substitutions(target);
+      const [, carries] = this.tap(() => this.substitutions(target));
       const run = this.runFor(program, command, input);
       if (r.op === "<<<") {
-        input = { kind: "string", arg: target };
+        input = { kind: "string", arg: target, carries };
         continue;
       }
       if (r.op === ">&" || r.op === "<&") {
@@ -211,12 +254,15 @@ export class Analyser {
     let fetched = false;
     const args = cmd.words.map((w) => this.arg(w));
     const fetchedArgs = new Set<Arg>();
-    for (const a of args)
-      if (this.substitutions(a)) {
-        fetchedArgs.add(a);
-        a.fetched = true;
-        fetched = true;
-      }
+    // What the arguments' substitutions read is in the words the program gets (`dig $(cat f).x.h`).
+    const [, argCarries] = this.tap(() => {
+      for (const a of args)
+        if (this.substitutions(a)) {
+          fetchedArgs.add(a);
+          a.fetched = true;
+          fetched = true;
+        }
+    });
     // Whole: a question or a refusal shows what runs, and a cut could hide `; touch PAYLOAD`.
     const source = cmd.source;
     const input = this.redirects(cmd.redirects, args[0]?.value.exact ?? "(command)", source, stdin);
@@ -242,7 +288,11 @@ export class Analyser {
         );
     }
     if (standalone) return { fetched };
+    const sendsBefore = this.sends;
     const flow = this.invoke(args[0] as Arg, args.slice(1), input, source, fetchedArgs);
+    // A program that sends or fetches carries its words out, and with them what made them.
+    if (this.sends > sendsBefore && (argCarries.reads.length > 0 || argCarries.environment !== undefined))
+      this.runFor(args[0]?.value.exact ?? "(command)", source, input).sendsCarried(argCarries);
     return {
       fetched: fetched || flow.fetched,
       words: args.slice(1),
@@ -305,6 +355,7 @@ export class Analyser {
       return run.flow;
     }
     applyEntry(run, entry, rest, entryName);
+    if (entryName === "printenv") printenvPrints(run, rest);
     return run.flow;
   }
 
@@ -348,6 +399,7 @@ export class Analyser {
     for (const e of inner.effects) this.emit(e);
     for (const l of inner.legacy) this.addLegacy(l);
     if (inner.unjudgeable !== undefined) this.unjudgeable ??= inner.unjudgeable;
+    if (inner.printedEnvironment !== undefined) this.printsEnvironment(inner.printedEnvironment);
     run.flow.fetched ||= flow.fetched;
   }
 
@@ -363,4 +415,15 @@ export class Analyser {
     );
     return a.value.substitutions.some((s) => quiet.statement(s, NONE).fetched);
   }
+}
+
+/** Variable names that hold credentials by convention: printing one prints a secret. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE/i;
+
+/** printenv prints the environment, or the variables it names (counted when one may be a secret). */
+function printenvPrints(run: ProgramRun, rest: readonly Arg[]): void {
+  const names = rest.filter((a) => !(a.value.exact ?? "").startsWith("-"));
+  if (names.length === 0) return run.printsEnvironment("printenv");
+  const secret = names.find((a) => a.value.exact === undefined || SECRET_NAME.test(a.value.exact));
+  if (secret !== undefined) run.printsEnvironment(`printenv ${secret.value.exact ?? secret.value.text}`);
 }

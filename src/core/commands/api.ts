@@ -71,14 +71,24 @@ export interface Arg {
   fetched?: boolean;
 }
 
+/**
+ * Data a program may print, so a program downstream that sends its input sends it too: the
+ * files read before it in a pipeline or inside a substitution, and whether the environment
+ * was printed (`env`, `printenv`, `set`) and by what.
+ */
+export interface Carries {
+  reads: CommandEffect[];
+  environment?: string;
+}
+
 /** Where a program's standard input comes from. */
 export type Stdin =
   | { kind: "none" }
   /** A pipe; `network` when something earlier in the pipeline fetched from the network. */
-  | { kind: "pipe"; network: boolean; items?: Below; words?: Arg[]; from?: string }
-  | { kind: "heredoc"; text: string; expands: boolean }
+  | { kind: "pipe"; network: boolean; items?: Below; words?: Arg[]; from?: string; carries?: Carries }
+  | { kind: "heredoc"; text: string; expands: boolean; carries?: Carries }
   | { kind: "file"; arg: Arg }
-  | { kind: "string"; arg: Arg };
+  | { kind: "string"; arg: Arg; carries?: Carries };
 
 /** What the analyser offers the catalogue's interpreter and handlers. */
 export interface Run {
@@ -106,4 +116,8 @@ export interface Run {
   legacy(text: string): void;
   /** Records that this program lists paths below `roots`, named like `names` (for a downstream xargs). */
   lists(roots: string[], names?: string[]): void;
+  /** The program sends its standard input: a file redirected there, or what earlier stages printed. */
+  sendsStdin(): void;
+  /** The program prints the environment (`env`, `printenv`): `how` names it for messages. */
+  printsEnvironment(how: string): void;
 }

@@ -34,6 +34,11 @@ export function runBuiltin(
       if (name === "unset")
         for (const a of rest)
           if (a.value.exact !== undefined && !a.value.exact.startsWith("-")) an.vars.set(a.value.exact, "");
+      // With no names, or only -p (-x, -g), they print the variables: exported ones are the environment.
+      if (name !== "unset" && rest.every((a) => /^-[pxg]+$/.test(a.value.exact ?? "")))
+        run.printsEnvironment(
+          `${name}${rest.length === 0 ? "" : ` ${rest.map((a) => a.value.exact).join(" ")}`}`,
+        );
       run.cls("none", `${name} sets variables`);
       return true;
     case "read":
@@ -120,6 +125,7 @@ export function runBuiltin(
       return true;
     default:
       if (!BUILTIN_NONE.has(name)) return false;
+      if (name === "set" && rest.length === 0) run.printsEnvironment("set");
       if (name === "printf") {
         const v = rest.findIndex((a) => a.value.exact === "-v");
         const target = rest[v + 1]?.value.exact;

@@ -170,7 +170,7 @@ export function curl(run: Run, args: readonly Arg[]): void {
       run.role("write", literal(remoteName(u.value.exact)), "downloads into");
   }
   for (const s of sent) run.role("send-data", s);
-  if (fromStdin && run.stdin.kind === "file") run.role("send-data", run.stdin.arg);
+  if (fromStdin) run.sendsStdin();
   run.cls(sends ? "sends" : "fetch", sends ? "curl sends data out" : "curl fetches from the network");
 }
 

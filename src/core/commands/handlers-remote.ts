@@ -22,11 +22,6 @@ const withPort = (host: string, port: string | undefined): string => {
   return /:/.test(bare) && !bare.startsWith("[") ? `[${bare}]:${port}` : `${bare}:${port}`;
 };
 
-/** The files a program sends on standard input, when the command redirects a file there (`< f`). */
-function stdinSent(run: Run): void {
-  if (run.stdin.kind === "file") run.role("send-data", run.stdin.arg);
-}
-
 /** scp, rsync: a remote end sends or fetches; local sources are read, a local destination is written. */
 export function remoteCopy(run: Run, args: readonly Arg[]): void {
   const operands: Arg[] = [];
@@ -139,7 +134,7 @@ export function ssh(run: Run, args: readonly Arg[]): void {
       : word;
   run.role("host", destination.value.exact === undefined ? destination : literal(withPort(host, port)));
   // The rest is a command the other machine runs; its words go there, and run nothing here.
-  stdinSent(run);
+  run.sendsStdin();
   run.cls("sends", `${run.program} talks to another machine`);
 }
 
@@ -207,7 +202,7 @@ export function netcat(run: Run, args: readonly Arg[]): void {
   }
   if (runs !== undefined)
     return run.cls("network-code", `${run.program} ${runs} runs a program driven from the network`);
-  stdinSent(run);
+  run.sendsStdin();
   if (listen) return run.cls("sends", `${run.program} listens and sends to whoever connects`);
   const [host, port] = operands;
   if (host === undefined) return run.cls("reads", `${run.program} prints about itself`);
@@ -270,7 +265,7 @@ export function socat(run: Run, args: readonly Arg[]): void {
   if (runs && network) return run.cls("network-code", "socat runs a program driven from the network");
   if (runs) return run.unknown("socat runs a program");
   for (const h of hosts) run.role("host", literal(h));
-  stdinSent(run);
+  run.sendsStdin();
   run.cls(
     network ? "sends" : "none",
     network ? "socat sends data to another machine" : "socat joins two streams",

@@ -269,6 +269,9 @@ export function env(run: Run, args: readonly Arg[]): void {
     break;
   }
   const command = args.slice(i);
-  if (command.length === 0) return run.cls("reads", "env prints the environment");
+  if (command.length === 0) {
+    run.printsEnvironment("env");
+    return run.cls("reads", "env prints the environment");
+  }
   run.wrap(command);
 }

