@@ -1,6 +1,7 @@
 import type { Handler, ProgramEntry } from "../policy/catalogue.js";
 import type { Arg, Run } from "./api.js";
 import { applyEntry } from "./apply.js";
+import { dns } from "./handlers-dns.js";
 import { dd, gitConfig, tar } from "./handlers-files.js";
 import { curl, wget } from "./handlers-http.js";
 import { netcat, remoteCopy, socat, ssh } from "./handlers-remote.js";
@@ -29,6 +30,7 @@ export const HANDLERS: Record<Handler, (run: Run, args: readonly Arg[], entry: P
   netcat,
   socat,
   env: (run, args) => env(run, args),
+  dns,
 };
 
 /** For a program the catalogue lists with subcommands but reads partly by handler (tests). */
