@@ -70,6 +70,16 @@ export type CommandClass =
   | "network-code"
   | "unknown";
 
+/**
+ * The configuration that names where a command sends, read at the edge (decision 0128): the
+ * git config of the repository a folder is in (the folder as spelled; undefined for the
+ * server's own), and ~/.ssh/config. Undefined: no such file, or it cannot be read.
+ */
+export interface ConfiguredRemotes {
+  gitConfig(cwd: string | undefined): string | undefined;
+  sshConfig(): string | undefined;
+}
+
 export interface CommandVia {
   /** The program, as the catalogue knows it (`git commit`, `sed`). */
   program: string;

@@ -1,4 +1,5 @@
 import { programName } from "../shell/program-name.js";
+import type { ConfiguredRemotes } from "../types.js";
 import type { Redirect, ShellWord, SimpleCommand, Statement } from "../shell/script-model.js";
 import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { Arg, Below, Carries, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
@@ -43,6 +44,10 @@ export class Analyser {
   private sends = 0;
   /** What printed the environment anywhere in this walk (an `sh -c env` tells its caller). */
   printedEnvironment?: string;
+
+  get remotes(): ConfiguredRemotes | undefined {
+    return this.cx.remotes;
+  }
 
   get interactive(): boolean {
     return this.cx.interactive === true && this.depth === 0;

@@ -1,6 +1,6 @@
 import type { Catalogue, Role } from "../policy/catalogue.js";
 import type { ScriptReading } from "../shell/script-model.js";
-import type { CommandClass, CommandVia, Operation } from "../types.js";
+import type { CommandClass, CommandVia, ConfiguredRemotes, Operation } from "../types.js";
 import type { WordValue } from "./words.js";
 
 /**
@@ -39,6 +39,8 @@ export interface CommandContext {
   shell?: ShellState;
   /** The process is kept and typed into later (start_process): a program reading its input waits for it. */
   interactive?: boolean;
+  /** Git remotes and ssh aliases of this machine: where `git push origin` and `ssh alias` go. */
+  remotes?: ConfiguredRemotes;
 }
 
 /** How a variable runs code: its value is a command, a file loaded as code, or options of an interpreter. */

@@ -3,7 +3,7 @@ import { type Catalogue, catalogueOf } from "../policy/catalogue.js";
 import type { ScriptReading } from "../shell/script-model.js";
 import { readScript } from "../shell/script.js";
 import type { ShellParser } from "../shell/syntax.js";
-import type { Platform } from "../types.js";
+import type { ConfiguredRemotes, Platform } from "../types.js";
 import type { ShellState } from "./api.js";
 
 /** What extracting a command's effects needs: the grammar, the catalogue, the session's shells. */
@@ -14,6 +14,8 @@ export interface CommandSetup {
   platform: Platform;
   /** Shells the session started that later input is typed into, by process id (`terminal` for one with no id). */
   shells: ReadonlyMap<string, ShellState>;
+  /** Git remotes and ssh aliases of this machine (JudgeEnvironment.remotes). */
+  remotes?: ConfiguredRemotes;
 }
 
 const parsers = new WeakMap<ShellParser, (text: string) => ScriptReading>();

@@ -54,6 +54,7 @@ export function extractEffects(
         cwds: [undefined, ...workdirs.map((w) => w.dir)],
         ...(state === undefined ? {} : { shell: state }),
         ...(tool.toLowerCase() === "start_process" ? { interactive: true } : {}),
+        ...(setup.remotes === undefined ? {} : { remotes: setup.remotes }),
       };
       const stdin: Stdin =
         command.stdin === undefined

@@ -52,6 +52,7 @@ export function createSessionJudge(
       variables: kit.variables,
       platform: env.profile.platform,
       shells,
+      ...(env.remotes === undefined ? {} : { remotes: env.remotes }),
     };
   };
   const commands = (): CommandContextForCall | undefined => {

@@ -1,4 +1,4 @@
-import type { Level, Verdict } from "../types.js";
+import type { ConfiguredRemotes, Level, Verdict } from "../types.js";
 import type { PathResolver, PlatformProfile } from "../paths/api.js";
 import type { OwnPath } from "../paths/own-paths.js";
 import type { ShellParser } from "../shell/syntax.js";
@@ -105,6 +105,8 @@ export interface ShellKit {
 export interface JudgeEnvironment {
   profile: PlatformProfile;
   resolver: PathResolver;
+  /** Git remotes and ssh aliases of this machine; without it, a bare remote name names no host. */
+  remotes?: ConfiguredRemotes;
   /** The server's name (`--name`), for server-scoped taint sources. */
   server?: string;
   /**

@@ -8,6 +8,7 @@
  * ConfigError (exit 78) before the server starts; then the judges (buildGate), which cannot fail
  * on a user's file and load while the server starts.
  */
+import { machineRemotes } from "../../platform/configured-remotes.js";
 import { join } from "node:path";
 import type { Gate } from "../../core/gate/gate.js";
 import type { Level } from "../../core/types.js";
@@ -158,6 +159,7 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
   const ownJudge = createSessionJudge(policy, {
     profile,
     resolver,
+    remotes: machineRemotes(profile.home, profile.cwd),
     own,
     bases: serverFolders(opts.serverArgv, profile),
     ...(opts.name === undefined ? {} : { server: opts.name }),
