@@ -219,3 +219,47 @@ describe("allowed at enforce: an ordinary send to a trusted host runs", () => {
     }
   });
 });
+
+// `git push NAME` names its destination only in the repository's config (decision 0128): the
+// relay reads it, so a remote whose URL is a denied host is refused before git connects.
+describe("a remote named only in .git/config", () => {
+  function repoBox(): Box & { policy: string } {
+    const b = sandbox();
+    const git = (...args: string[]) =>
+      spawnSync("git", args, { cwd: b.project, env: { ...b.env, GIT_CONFIG_NOSYSTEM: "1" } });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "x");
+    git("remote", "add", "backup", `http://127.0.0.2:${denied.port}/r.git`);
+    return b;
+  }
+  const hasGit = spawnSync("git", ["--version"]).status === 0;
+
+  it.skipIf(!hasGit)("git push backup is refused, and git never connects", { timeout: 60_000 }, async () => {
+    const b = repoBox();
+    try {
+      denied.reset();
+      const [answer] = await runAll(b, ["git push backup main"]);
+      expect(isRefusal(answer as Msg), JSON.stringify(answer)).toBe(true);
+      expect(JSON.stringify(answer)).toContain("127.0.0.2");
+      expect(denied.got()).toBe("");
+    } finally {
+      rmSync(b.home, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasGit)(
+    "with the checks off, the same push reaches the listener",
+    { timeout: 60_000 },
+    async () => {
+      const b = repoBox();
+      b.env["EFFECTGATE_OFF"] = "1";
+      try {
+        denied.reset();
+        await runAll(b, ["git push backup main"]);
+        expect(denied.got()).toContain("/r.git/info/refs");
+      } finally {
+        rmSync(b.home, { recursive: true, force: true });
+      }
+    },
+  );
+});
