@@ -34,7 +34,7 @@ const RUNTIME = /\$\([\s\S]*\)|`[\s\S]*`|\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[0-9@*#?$!
  * made at run time or the last data-like label; "" when no domain of two labels follows. Undefined
  * for a plain literal name.
  */
-export function queriedDomain(a: Arg): string | undefined {
+function queriedDomain(a: Arg): string | undefined {
   const known = exact(a);
   const labels = (known ?? text(a).replace(RUNTIME, "\u0000")).split(".");
   let cut = -1;

@@ -20,11 +20,12 @@ const CONTAINER_ROLES: Partial<Record<Role, CommandVia["container"]>> = {
   delete: "remove",
 };
 
-/** One program's run: its working folders (which `-C dir` may change), its input, its effects. */
 /** A remote word that names its destination itself: a URL, or `[user@]host:path`. */
 const URLISH = /^[a-z][\w+.-]*:\/\/|^(?:[^\s@/]+@)?[^\s/:]+:/i;
 /** Programs whose host word may be an alias of ~/.ssh/config. */
 const SSH_PROGRAMS = new Set(["ssh", "scp", "sftp", "rsync", "mosh"]);
+
+/** One program's run: its working folders (which `-C dir` may change), its input, its effects. */
 
 export class ProgramRun implements Run {
   readonly flow: Flow = { fetched: false };
@@ -187,7 +188,9 @@ export class ProgramRun implements Run {
   /**
    * Where the program sends (decision 0120): a host, `user@host`, `host:port` or URL is an egress
    * effect, canonicalised with tool egress (effects/egress.ts). A word known only at run time is a
-   * destination the command does not show; a bare git remote name (`origin`) names none here.
+   * destination the command does not show. A bare git remote name (`origin`) and an ssh alias
+   * are read in the machine's config when the relay gives it (decision 0128); else `origin`
+   * names no host.
    */
   private sendTo(role: "host" | "remote", a: Arg, does: string | undefined): void {
     const word = a.value.exact;
