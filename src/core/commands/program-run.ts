@@ -227,7 +227,9 @@ export class ProgramRun implements Run {
     for (const c of this.cwds) {
       if (c === null) return this.unknown(`${this.program} ${name}: a repository known only at run time`);
       const config = remotes.gitConfig(c);
-      const url = config === undefined ? undefined : gitRemoteUrl(config, name);
+      // No repository there: git stops before it connects (`not a git repository`).
+      if (config === undefined) continue;
+      const url = gitRemoteUrl(config, name);
       if (url === undefined)
         return this.unknown(`${this.program} ${name}: a remote the repository's git config does not define`);
       const real = this.sshAlias(url, remotes);

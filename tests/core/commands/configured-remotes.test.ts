@@ -166,9 +166,10 @@ describe("commands judged by the real host behind a remote or an alias", () => {
     expect(offline("ssh prod uptime").verdict).toBe("allow");
   });
 
-  it("a machine with no config files knows no remote and no alias", () => {
+  it("a machine with no config files knows no alias; outside a repository a push sends nothing", () => {
     const bare = judge({ gitConfig: () => undefined, sshConfig: () => undefined });
-    expect(bare("git push origin main").verdict).not.toBe("allow");
+    expect(bare("git push origin main").verdict).toBe("allow");
+    expect(judge(machine("[core]\n", undefined))("git push origin main").verdict).not.toBe("allow");
     expect(bare("ssh prod").verdict).not.toBe("allow");
     expect(bare("ssh prod.example.org").verdict).toBe("allow");
   });
