@@ -3,9 +3,9 @@ import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { CommandClass, CommandVia, ConfiguredRemotes } from "../types.js";
 import type { Analyser } from "./analyser.js";
 import type { Arg, Below, Carries, Cwd, Run, Stdin } from "./api.js";
-import { gitRemoteUrl, sshTarget } from "./configured-remotes.js";
 import { codeSettingKey, commandSettingKey } from "./git-settings.js";
 import { cut, type Flow, literalArg } from "./flow.js";
+import { sendTo } from "./send-to.js";
 import { pathSpellings } from "./words.js";
 
 /** Files that are streams, not files: reading or writing them touches nothing on disk. */
@@ -19,11 +19,6 @@ const CONTAINER_ROLES: Partial<Record<Role, CommandVia["container"]>> = {
   link: "place",
   delete: "remove",
 };
-
-/** A remote word that names its destination itself: a URL, or `[user@]host:path`. */
-const URLISH = /^[a-z][\w+.-]*:\/\/|^(?:[^\s@/]+@)?[^\s/:]+:/i;
-/** Programs whose host word may be an alias of ~/.ssh/config. */
-const SSH_PROGRAMS = new Set(["ssh", "scp", "sftp", "rsync", "mosh"]);
 
 /** One program's run: its working folders (which `-C dir` may change), its input, its effects. */
 
@@ -68,7 +63,7 @@ export class ProgramRun implements Run {
       // Not known before the run, but it is one of these words: each is judged in the role too.
       for (const alt of a.alternatives) this.role(role, alt, does);
     }
-    if (role === "host" || role === "remote") return this.sendTo(role, a, does);
+    if (role === "host" || role === "remote") return sendTo(this, role, a, does);
     if (a.value.dynamic !== undefined && role !== "text" && role !== "command")
       return this.unknown(`${this.program}: ${a.value.dynamic}`);
     const container = CONTAINER_ROLES[role];
@@ -185,95 +180,14 @@ export class ProgramRun implements Run {
     }
   }
 
-  /**
-   * Where the program sends (decision 0120): a host, `user@host`, `host:port` or URL is an egress
-   * effect, canonicalised with tool egress (effects/egress.ts). A word known only at run time is a
-   * destination the command does not show. A bare git remote name (`origin`) and an ssh alias
-   * are read in the machine's config when the relay gives it (decision 0128); else `origin`
-   * names no host.
-   */
-  private sendTo(role: "host" | "remote", a: Arg, does: string | undefined): void {
-    const word = a.value.exact;
-    const remotes = this.an.remotes;
-    if (role === "remote" && word !== undefined && !URLISH.test(word)) {
-      // A bare remote name: its URL is in the repository's config, when the machine is known.
-      if (remotes !== undefined) this.configuredRemote(word, remotes, does);
-      return;
-    }
-    let spelled = word ?? "";
-    if (
-      word !== undefined &&
-      remotes !== undefined &&
-      (SSH_PROGRAMS.has(this.program) || role === "remote")
-    ) {
-      const real = this.sshAlias(word, remotes);
-      if (real === undefined) return;
-      spelled = real;
-    }
-    // Spelled "" when the command does not show it: a destination known only at run time.
-    this.an.emit({
-      operation: "send",
-      kind: "egress",
-      spelled,
-      via: this.via(
-        does ?? "sends data to",
-        word === undefined ? { word: a.value.text } : spelled === word ? {} : { word },
-      ),
-    });
+  /** An egress effect of this program: where it sends (send-to.ts reads the word). */
+  sends(spelled: string, does: string, extra: Partial<CommandVia> = {}): void {
+    this.an.emit({ operation: "send", kind: "egress", spelled, via: this.via(does, extra) });
   }
 
-  /** `git push NAME`: the remote's URL in each working folder's repository (decision 0128). */
-  private configuredRemote(name: string, remotes: ConfiguredRemotes, does: string | undefined): void {
-    for (const c of this.cwds) {
-      if (c === null) return this.unknown(`${this.program} ${name}: a repository known only at run time`);
-      const config = remotes.gitConfig(c);
-      // No repository there: git stops before it connects (`not a git repository`).
-      if (config === undefined) continue;
-      const url = gitRemoteUrl(config, name);
-      if (url === undefined)
-        return this.unknown(`${this.program} ${name}: a remote the repository's git config does not define`);
-      const real = this.sshAlias(url, remotes);
-      if (real === undefined) return;
-      this.an.emit({
-        operation: "send",
-        kind: "egress",
-        spelled: real,
-        via: this.via(`${does ?? "sends data to"} the remote ${name} at`, { word: name }),
-      });
-    }
-  }
-
-  /**
-   * The host an ssh-style destination really reaches (`user@alias:path`, `ssh://alias/x`):
-   * its HostName and Port in ~/.ssh/config, jump hosts emitted as destinations too. A single
-   * name no Host block defines is unknown; undefined when the program was made unknown.
-   */
-  private sshAlias(word: string, remotes: ConfiguredRemotes): string | undefined {
-    const m =
-      /^(ssh:\/\/|git\+ssh:\/\/|ssh\+git:\/\/)?(?:([^@/:\s]+)@)?(\[[^\]]+\]|[^:/\s[\]]+)(?::(\d+)(?=\/|$))?/i.exec(
-        word,
-      );
-    // Other URLs (https://, rsync://) and local paths name their host themselves.
-    if (m === null || (/^[a-z][\w+.-]*:\/\//i.test(word) && m[1] === undefined)) return word;
-    const alias = m[3] as string;
-    if (alias.startsWith("[") || /^[\d.]+$/.test(alias) || alias.toLowerCase() === "localhost") return word;
-    const t = sshTarget(remotes.sshConfig() ?? "", alias);
-    if (t.unsure !== undefined) return void this.unknown(`${this.program} ${alias}: ${t.unsure}`);
-    if (!t.known && !alias.includes("."))
-      return void this.unknown(
-        `${this.program} ${alias}: neither a host name nor an alias ~/.ssh/config defines`,
-      );
-    for (const j of t.jumps ?? [])
-      this.an.emit({
-        operation: "send",
-        kind: "egress",
-        spelled: j.trim(),
-        via: this.via("connects through"),
-      });
-    if (!t.known) return word;
-    const port = m[4] ?? t.port;
-    const host = /:/.test(t.host) && !t.host.startsWith("[") ? `[${t.host}]` : t.host;
-    return port === undefined ? host : `${host}:${port}`;
+  /** The machine's git remotes and ssh aliases, when the relay gives them. */
+  get remotes(): ConfiguredRemotes | undefined {
+    return this.an.remotes;
   }
 
   /** A found file (`{}` of find -exec, an xargs item): any path below the roots. */
