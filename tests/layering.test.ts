@@ -70,8 +70,9 @@ const ALLOWED: Record<string, string[]> = {
   "core/wire": ["core/json"],
   "core/framing": ["core/json", "core/wire"],
   // The gate contract is vocabulary too: it knows no judge, only the readers (the question's
-  // form and the hash a grant is bound to, decisions 0103 and 0104).
-  "core/gate": ["core/json", "core/net", "core/text", "core/wire"],
+  // form and the hash a grant is bound to, decisions 0103 and 0104), and the project grant file,
+  // read with the policy's YAML reader (decision 0134).
+  "core/gate": ["core/json", "core/net", "core/policy", "core/text", "core/wire"],
   // The shell reader (a parsed syntax tree → words and commands) needs nothing that judges.
   "core/shell": [],
   // Programs' effects from the catalogue: the catalogue's types live with the policy.

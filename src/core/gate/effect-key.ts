@@ -36,24 +36,36 @@ const VERBS: Readonly<Record<string, string>> = {
 
 /** Every effect once, in a fixed order (verb, then target), whatever order the judge found them in. */
 export function effectEntries(effects: readonly Effect[]): EffectEntry[] {
-  const seen = new Map<string, EffectEntry>();
-  for (const e of effects) {
-    const entry = {
+  return sortedEntries(
+    effects.map((e) => ({
       verb: VERBS[`${e.operation} ${e.kind}`] ?? `${e.operation}-${e.kind}`,
       target: e.canonical ?? e.spelled,
-    };
-    seen.set(JSON.stringify([entry.verb, entry.target]), entry);
-  }
+    })),
+  );
+}
+
+/** Readable entries once each, in the fixed order effectEntries gives. */
+function sortedEntries(entries: readonly EffectEntry[]): EffectEntry[] {
+  const seen = new Map<string, EffectEntry>();
+  for (const e of entries) seen.set(JSON.stringify([e.verb, e.target]), { verb: e.verb, target: e.target });
   return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
 /** The hash a grant is bound to: hex SHA-256 of the canonical JSON (RFC 8785) of the subject. */
 export function effectKey(s: AskSubject): string {
+  return entriesKey({ ...s, entries: effectEntries(s.effects) });
+}
+
+/**
+ * The same hash from the readable entries a grant file keeps (project-grants.ts), so that the
+ * key of an entry can be checked against the words a reviewer reads.
+ */
+export function entriesKey(s: Omit<AskSubject, "effects"> & { entries: readonly EffectEntry[] }): string {
   return canonicalHash({
     v: 1,
     server: s.server,
     method: s.method,
     tool: s.tool,
-    effects: effectEntries(s.effects).map((e) => [e.verb, e.target]),
+    effects: sortedEntries(s.entries).map((e) => [e.verb, e.target]),
   });
 }
