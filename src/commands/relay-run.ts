@@ -52,6 +52,7 @@ export async function runRelaySession(args: string[], parsed: RelayArgs): Promis
   // The policy's modules load only when there is a policy to judge with.
   const gates = off ? null : await import("../relay/gates/build-gates.js");
   const settings = gates ? await gates.readGateSettings(gateOptions) : OFF_SETTINGS;
+  for (const notice of settings.read?.grantNotices ?? []) warn(notice);
   // Then the server starts, and the judges, the log and the worker load while it does
   // (docs/decisions/0107-start-up-path.md). Its bytes wait in the pipes until the relay reads.
   // Signals that arrive from here on are held and passed on once the session starts.
@@ -181,6 +182,7 @@ export async function runRelaySession(args: string[], parsed: RelayArgs): Promis
                   ? remote.server.identity
                   : identityFor(parsed.name, parsed.server),
               ...(dialog === "auto" ? { desktop: openDesktop } : {}),
+              ...(built.read ? { project: built.read.projectGrants } : {}),
             },
           }
         : {}),

@@ -7,16 +7,17 @@
  * (docs/decisions/0103-only-an-explicit-yes.md).
  *
  * A second, optional field offers to keep a yes for this exact effect for the rest of the
- * session (docs/decisions/0124-remembered-answers.md). It widens nothing: the same effect key
- * that binds a grant binds the memory, and a no is never remembered.
+ * session (docs/decisions/0124-remembered-answers.md) or always in this project, written to
+ * `.effectgate/allow.yaml` (0134). It widens nothing: the same effect key that binds a grant
+ * binds the memory, and a no is never remembered.
  */
 import { isRecord } from "../wire/jsonrpc.js";
 
 /** How long a yes lasts beyond this call. */
-export type Remember = "session";
+export type Remember = "session" | "project";
 
 /** The choices of the `remember` field; the first (this call only) is the default. */
-const REMEMBER_CHOICES = ["this call", "this session"] as const;
+const REMEMBER_CHOICES = ["this call", "this session", "always in this project"] as const;
 
 /** The `params` of the question: an `elicitation/create` in form mode. */
 export function approvalForm(message: string): Record<string, unknown> {
@@ -43,7 +44,7 @@ export interface Approval {
   answer: "accept" | "decline" | "cancel";
   /** Why it is not a yes, in a few words; absent for a yes. */
   why?: string;
-  /** A yes the user asked to keep for the session (this exact effect only). */
+  /** A yes the user asked to keep for the session or the project (this exact effect only). */
   remember?: Remember;
 }
 
@@ -63,8 +64,8 @@ export function readApproval(result: unknown): Approval {
     return { answer: "decline", why: "accepted with an empty form, which is not a yes" };
   if (content["allow"] !== true)
     return { answer: "decline", why: "accepted without allow set to true, which is not a yes" };
-  // Anything but exactly the session choice keeps the yes to this call.
-  return content["remember"] === REMEMBER_CHOICES[1]
-    ? { answer: "accept", remember: "session" }
-    : { answer: "accept" };
+  // Anything but exactly one of the longer choices keeps the yes to this call.
+  if (content["remember"] === REMEMBER_CHOICES[1]) return { answer: "accept", remember: "session" };
+  if (content["remember"] === REMEMBER_CHOICES[2]) return { answer: "accept", remember: "project" };
+  return { answer: "accept" };
 }

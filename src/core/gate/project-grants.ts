@@ -21,9 +21,6 @@ import {
 } from "../policy/yaml-tree.js";
 import { entriesKey, type EffectEntry } from "./effect-key.js";
 
-/** The file's place below the project root. */
-export const GRANT_FILE = ".effectgate/allow.yaml";
-
 /** An entry before it is written: what was allowed, where, when and by whom. */
 export interface NewProjectGrant {
   tool: string;

@@ -19,6 +19,7 @@ import {
   writePrivateJson,
 } from "../../platform/private-records.js";
 import type { DesktopAsker } from "./desktop-ask.js";
+import type { ProjectGrantBook } from "../gates/project-grant-book.js";
 
 /** How long a question waits for `effectgate allow` before it is gone. */
 export const PENDING_TTL_MS = 15 * 60 * 1000;
@@ -68,6 +69,8 @@ export interface OutOfBand {
   server: string;
   /** Desktop dialogs, when the user opted in (decision 0126); loaded on the first question. */
   desktop?: () => Promise<DesktopAsker>;
+  /** Where a yes for "always in this project" is written (decision 0134). */
+  project?: ProjectGrantBook;
 }
 
 export class AskStore {

@@ -5,6 +5,8 @@ import { effectEntries, effectKey } from "../../core/gate/effect-key.js";
 import { idKey } from "../server/correlate.js";
 import type { ClientContext } from "./client-context.js";
 import { canAskInResult } from "./result-frames.js";
+import type { Remember } from "../../core/gate/approval-form.js";
+import { userName } from "../../platform/home.js";
 
 /**
  * Puts a gate's question to the user. A yes kept for the session (decision 0124) or a grant from
@@ -46,7 +48,8 @@ export async function askUser(
           ),
         client.judging.get(idKey(held.id))?.signal,
       );
-      if (approval.answer === "accept" && approval.remember === "session") rememberYes(client, held, answer);
+      if (approval.answer === "accept" && approval.remember !== undefined)
+        await rememberYes(client, held, answer, approval.remember, "in the chat");
       return [approval.answer, { channel: "elicitation", ...(approval.why ? { why: approval.why } : {}) }];
     }
     if (key !== undefined && canAskInResult(client, held)) {
@@ -97,12 +100,44 @@ export function keyOf(client: ClientContext, held: HeldRequest, answer: AskAnswe
   });
 }
 
-/** The user said yes for the session: this exact effect is not asked about again (decision 0124). */
-export function rememberYes(client: ClientContext, held: HeldRequest, answer: AskAnswer): void {
+/**
+ * The user said yes for the session (decision 0124) or always in this project (0134): this
+ * exact effect is not asked about again. A project yes is written to `.effectgate/allow.yaml`;
+ * if that fails, this call still has its yes and the next one is asked again.
+ */
+export async function rememberYes(
+  client: ClientContext,
+  held: HeldRequest,
+  answer: AskAnswer,
+  remember: Remember,
+  how: string,
+): Promise<void> {
   const key = keyOf(client, held, answer);
-  if (key === undefined) return;
-  client.sessionYes.add(key);
-  client.d.log.event("ask-remembered", { id: held.id, for: "session", key });
+  const oob = client.d.outOfBand;
+  if (key === undefined || oob === undefined || answer.decision === undefined || answer.tool === undefined)
+    return;
+  if (remember === "session" || oob.project === undefined) {
+    client.sessionYes.add(key);
+    client.d.log.event("ask-remembered", { id: held.id, for: "session", key });
+    return;
+  }
+  try {
+    const place = await oob.project.add({
+      tool: answer.tool,
+      server: oob.server,
+      method: held.method,
+      effects: effectEntries(answer.decision.effects),
+      key,
+      granted: new Date().toISOString(),
+      by: `${userName()}, ${how}`,
+    });
+    client.d.log.event("ask-remembered", { id: held.id, for: "project", key, file: place.file, line: place.line });
+    client.d.announce(`kept your yes for this project: ${place.file}:${place.line}`);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    client.d.log.event("ask-remember-failed", { id: held.id, for: "project", key, error: why });
+    client.d.announce(`could not keep your yes for this project (${why}); this call is allowed, the next is asked again`);
+  }
 }
 
 /** Whether this call's question can be put in the client's chat (a legacy elicitation). */

@@ -35,7 +35,8 @@ export async function judgeCall(
         answered = true;
         const r = retry.reply(keyOf(client, call, answer));
         [reply, how] = [r.reply, r.how];
-        if (r.reply === "accept" && r.remember === "session") rememberYes(client, call, answer);
+        if (r.reply === "accept" && r.remember !== undefined)
+          await rememberYes(client, call, answer, r.remember, "in the chat");
       } else if (ctx.canAsk) [reply, how] = await askUser(client, call, answer);
       answer = await answer.settle(reply, how);
     }

@@ -23,6 +23,7 @@ import type { HeldRequest, JudgeContext } from "../../core/gate/gate.js";
 import type { TaintEvent } from "../../core/gate/session-judge.js";
 import type { CompiledPolicy } from "../../core/policy/api.js";
 import { OFF_SETTINGS } from "./off-switch.js";
+import { openProjectGrants, type ProjectGrantBook } from "./project-grant-book.js";
 
 export interface BuildGateOptions {
   policy?: string;
@@ -56,6 +57,10 @@ export interface GateSettings {
     pinned: Set<string> | undefined;
     /** Where the pin gate sends a rug-pull's taint: the judge, once buildGate has made it. */
     rugPull: { to?: (event: TaintEvent) => void };
+    /** "Always in this project": `.effectgate/allow.yaml` below the cwd (decision 0134). */
+    projectGrants: ProjectGrantBook;
+    /** One line each for entries of another project root, which are ignored. */
+    grantNotices: string[];
   };
 }
 
@@ -76,6 +81,8 @@ export async function readGateSettings(opts: BuildGateOptions): Promise<GateSett
   let pins: Gate | undefined;
   let pinned: Set<string> | undefined;
   const rugPull: { to?: (event: TaintEvent) => void } = {};
+  // A grant file that cannot be read stops the start like a bad policy (exit 78).
+  const { book: projectGrants, notices: grantNotices } = await openProjectGrants(opts.cwd);
   if (opts.lock !== undefined) {
     // Pins, the lock's reader and its schema load only for a relay that checks a lock.
     const [{ createPinGate, pinnedNames }, { identityFor }] = await Promise.all([
@@ -104,7 +111,7 @@ export async function readGateSettings(opts: BuildGateOptions): Promise<GateSett
     policy: { source: compiled.source, sha256: compiled.sha256 },
     lock: opts.lock ?? null,
     envDeny: envDenier(compiled.envDeny),
-    read: { profile, compiled, pins, pinned, rugPull },
+    read: { profile, compiled, pins, pinned, rugPull, projectGrants, grantNotices },
   };
 }
 
@@ -112,7 +119,7 @@ export async function readGateSettings(opts: BuildGateOptions): Promise<GateSett
 export async function buildGate(opts: BuildGateOptions, given?: GateSettings): Promise<BuiltGate> {
   const settings = given ?? (await readGateSettings(opts));
   if (settings.read === undefined) return { ...settings, gate: undefined };
-  const { profile, compiled: policy, pins, pinned, rugPull } = settings.read;
+  const { profile, compiled: policy, pins, pinned, rugPull, projectGrants } = settings.read;
   const [
     { createSessionJudge },
     { clientProcessKey },
@@ -124,6 +131,7 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
     { createNameGate },
     { createPolicyGate },
     { fileTaintStore, sweepExpiredTaint, withSharedTaint },
+    { identityFor },
   ] = await Promise.all([
     import("../../core/judge/session.js"),
     import("../../platform/client-process.js"),
@@ -135,6 +143,7 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
     import("./name-gate.js"),
     import("./policy-gate.js"),
     import("./shared-taint.js"),
+    import("../../core/pins/identity.js"),
   ]);
   const gates: Gate[] = pins === undefined ? [] : [pins];
   gates.push(
@@ -153,6 +162,7 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
       ...(opts.logDir !== undefined ? { logDir: opts.logDir } : {}),
       env: process.env,
       cwd: opts.cwd,
+      grantFile: projectGrants.file,
     },
     resolver,
   );
@@ -181,6 +191,14 @@ export async function buildGate(opts: BuildGateOptions, given?: GateSettings): P
       policySource: policy.source,
       forgetFiles: () => resolver.forget(),
       prepare: shellKitLoader(policy),
+      // Grants name the server as pins and out-of-band questions do: --name, else its command.
+      projectGrants: {
+        book: projectGrants,
+        server:
+          opts.remoteUrl !== undefined && (opts.name === undefined || opts.name === "")
+            ? opts.remoteUrl
+            : identityFor(opts.name, opts.serverArgv),
+      },
     }),
   );
   return { ...settings, gate: chainGates(gates) };

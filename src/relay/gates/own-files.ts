@@ -1,6 +1,6 @@
 // The files and folders the running effectgate uses, as the judge must protect them: by their
 // real paths and, for files, by device and inode (docs/decisions/0068-own-files-by-identity.md).
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { PathResolver } from "../../core/paths/api.js";
 import type { OwnPath } from "../../core/paths/own-paths.js";
 import { effectgateHome } from "../../platform/home.js";
@@ -17,6 +17,8 @@ export interface OwnFileOptions {
   env: NodeJS.ProcessEnv;
   /** The folder relative `--policy`, `--lock` and `--log-dir` values are read from. */
   cwd: string;
+  /** The project's grant file (decision 0134); its folder is guarded. */
+  grantFile?: string;
 }
 
 function entry(what: string, path: string, folder: boolean, resolver: PathResolver): OwnPath {
@@ -61,5 +63,13 @@ export function ownFiles(opts: OwnFileOptions, resolver: PathResolver): OwnPath[
     ),
   );
   out.push(entry("the shared taint folder", join(home, "taint"), true, resolver));
+  // The grants decide what is allowed unasked, so the model may not write them, even under a
+  // user's policy without the `**/.effectgate/**` deny. Reading them shows only what the user
+  // allowed, and a project's files are read whole (grep -r, git add), so reads stay allowed.
+  if (opts.grantFile !== undefined)
+    out.push({
+      ...entry("the project's grant folder (.effectgate, decision 0134)", dirname(opts.grantFile), true, resolver),
+      readable: true,
+    });
   return out;
 }

@@ -7,11 +7,13 @@ import type {
   JudgeContext,
   ObservedResponse,
 } from "../../core/gate/gate.js";
+import { effectKey } from "../../core/gate/effect-key.js";
 import { loggedEffect } from "../../core/gate/logged-effect.js";
 import { gateAnswer } from "../../core/gate/pipeline.js";
 import type { ScanOptions, SessionJudgeApi } from "../../core/gate/session-judge.js";
 import { serverMessageAsAnswer } from "../../core/wire/server-message.js";
 import type { Decision, Level } from "../../core/types.js";
+import type { GrantPlace, ProjectGrantBook } from "./project-grant-book.js";
 
 const MAX_LOGGED_EFFECTS = 64;
 
@@ -40,8 +42,10 @@ export function createPolicyGate(opts: {
   forgetFiles?: () => void;
   /** Work to finish before a request is judged (loading the bash grammar for an exec call). */
   prepare?: (req: HeldRequest, ctx: JudgeContext) => Promise<void>;
+  /** "Always in this project" (decision 0134): the grants, and the server as they name it. */
+  projectGrants?: { book: ProjectGrantBook; server: string };
 }): Gate {
-  const { judge, level, policySource, forgetFiles, prepare } = opts;
+  const { judge, level, policySource, forgetFiles, prepare, projectGrants } = opts;
   const announced = new Set<string>();
   // Ids (typed, so 1 and "1" differ) of forwarded calls that may change files, not yet answered.
   const changing = new Set<string>();
@@ -61,6 +65,7 @@ export function createPolicyGate(opts: {
     d: Decision,
     outcome: GateOutcome,
     asked: AskHow | undefined,
+    grant?: GrantPlace,
   ) => {
     const data: Record<string, unknown> = {
       id: req.id,
@@ -79,6 +84,7 @@ export function createPolicyGate(opts: {
     if (d.effects.length > MAX_LOGGED_EFFECTS) data["effectsOmitted"] = d.effects.length - MAX_LOGGED_EFFECTS;
     if (d.unjudgeable !== undefined) data["unjudgeable"] = d.unjudgeable;
     if (asked !== undefined) data["asked"] = { ...asked };
+    if (grant !== undefined) data["grant"] = { ...grant };
     ctx.record("decision", data);
   };
 
@@ -108,12 +114,31 @@ export function createPolicyGate(opts: {
     return answer.action === "forward" ? forward(req, answer) : answer;
   };
 
+  /**
+   * The project grant for this exact effect, where the verdict is a confirm at enforce or strict.
+   * Only a confirm: a grant never turns a deny (or an unjudgeable call) into an allow.
+   */
+  const grantFor = (req: HeldRequest, tool: string, d: Decision): GrantPlace | undefined => {
+    if (projectGrants === undefined || level === "observe" || d.verdict !== "confirm") return undefined;
+    const key = effectKey({ server: projectGrants.server, method: req.method, tool, effects: d.effects });
+    return projectGrants.book.find(key);
+  };
+
   return {
     recordsOnly: level === "observe",
     async judge(req: HeldRequest, ctx: JudgeContext): Promise<GateAnswer> {
       if (prepare !== undefined) await prepare(req, ctx);
       const decision = judge.judge(req.method, req.params, req.problem);
       const tool = subjectOf(req);
+      const grant = grantFor(req, tool, decision);
+      if (grant !== undefined) {
+        record(ctx, req, tool, decision, "forward", undefined, grant);
+        if (!announced.has(`grant:${grant.line}`)) {
+          announced.add(`grant:${grant.line}`);
+          ctx.announce(`allowed by your grant for this project: ${grant.file}:${grant.line}`);
+        }
+        return forward(req, { action: "forward", outcome: "forward", decision, wouldRefuse: false });
+      }
       const facts = { tool, method: req.method, params: req.params, decision, level, policySource };
       return settled(ctx, req, tool, gateAnswer(facts, ctx.canAsk === true));
     },

@@ -36,7 +36,7 @@ describe("readApproval", () => {
           remember: {
             type: "string",
             title: "Allow this exact effect for",
-            enum: ["this call", "this session"],
+            enum: ["this call", "this session", "always in this project"],
             default: "this call",
           },
         },
@@ -59,5 +59,21 @@ describe("readApproval", () => {
       answer: "decline",
       why: "the user declined",
     });
+  });
+
+  it("keeps a yes for the project only when asked exactly, and never a no or an empty yes", () => {
+    const accept = (content: Record<string, unknown>) => readApproval({ action: "accept", content });
+    expect(accept({ allow: true, remember: "always in this project" })).toEqual({
+      answer: "accept",
+      remember: "project",
+    });
+    expect(accept({ allow: true, remember: "Always in this project" })).toEqual({ answer: "accept" });
+    expect(accept({ allow: true, remember: "always in this project " })).toEqual({ answer: "accept" });
+    expect(accept({ allow: false, remember: "always in this project" }).answer).toBe("decline");
+    expect(accept({ allow: "true", remember: "always in this project" }).answer).toBe("decline");
+    expect(accept({ remember: "always in this project" }).answer).toBe("decline");
+    expect(
+      readApproval({ action: "cancel", content: { allow: true, remember: "always in this project" } }).answer,
+    ).toBe("cancel");
   });
 });
