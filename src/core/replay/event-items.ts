@@ -45,11 +45,12 @@ export function eventItems(line: number, at: number | null, r: EventLike, hooks:
       if (verdict === "allow" && outcome === "forward") return items;
       const refusing = outcome !== undefined && REFUSING_OUTCOMES.has(outcome);
       // A question the user answered no (or could not be asked) is a refusal all the same.
+      const grant = projectGrantOf(d["grant"]);
       const marker: Marker = refusing
         ? "REFUSED"
         : outcome === "ask" || outcome === "ask-accepted"
           ? "ASK"
-          : outcome === "forward-noted"
+          : outcome === "forward-noted" || grant !== undefined
             ? "NOTED"
             : "OBSERVED";
       if (refusing) {
@@ -60,6 +61,7 @@ export function eventItems(line: number, at: number | null, r: EventLike, hooks:
       const extra = [
         d["tainted"] === true ? "tainted" : "",
         str("unjudgeable") ? `unjudgeable: ${str("unjudgeable")}` : "",
+        grant ?? "",
       ].filter(Boolean);
       items.push({
         line,
@@ -146,4 +148,13 @@ function describeFacts(d: Record<string, unknown>): string {
     .sort()
     .map((k) => `${k}=${typeof d[k] === "string" ? (d[k] as string) : JSON.stringify(d[k])}`)
     .join(" ");
+}
+
+/** `allowed always in this project by FILE:LINE` for a call a project grant let through (0134). */
+function projectGrantOf(grant: unknown): string | undefined {
+  if (grant === null || typeof grant !== "object") return undefined;
+  const g = grant as Record<string, unknown>;
+  if (g["scope"] !== "project" || typeof g["file"] !== "string" || typeof g["line"] !== "number")
+    return undefined;
+  return `allowed always in this project by ${g["file"]}:${g["line"]}`;
 }

@@ -56,6 +56,10 @@ const GrantSchema = z.object({
   expires: z.number(),
   /** `once`: used by the first call it fits; `until-expiry`: every call it fits until then. */
   uses: z.enum(["once", "until-expiry"]),
+  /** What it allows, as the question named it: `effectgate allow --list` shows it. */
+  tool: z.string().optional(),
+  server: z.string().optional(),
+  effects: z.array(Entry).optional(),
 });
 export type Grant = z.infer<typeof GrantSchema>;
 
@@ -122,10 +126,18 @@ export class AskStore {
     if (why !== undefined)
       throw new Error(`${this.grantsDir}: expected a folder only you can use, got ${why}`);
     const t = this.now();
+    const what = { tool: q.tool, server: q.server, effects: q.effects };
     const grant: Grant =
       forMs === undefined
-        ? { id, key: q.key, created: t, expires: t + ONE_USE_TTL_MS, uses: "once" }
-        : { id, key: q.key, created: t, expires: t + Math.min(forMs, MAX_GRANT_MS), uses: "until-expiry" };
+        ? { id, key: q.key, created: t, expires: t + ONE_USE_TTL_MS, uses: "once", ...what }
+        : {
+            id,
+            key: q.key,
+            created: t,
+            expires: t + Math.min(forMs, MAX_GRANT_MS),
+            uses: "until-expiry",
+            ...what,
+          };
     writePrivateJson(this.grantsDir, `${id}.json`, grant);
     removeRecord(join(this.pendingDir, `${id}.json`));
     return grant;
@@ -134,6 +146,11 @@ export class AskStore {
   /** Drops a waiting question unanswered (`allow` was told no). */
   dropPending(id: string): boolean {
     return removeRecord(join(this.pendingDir, `${id}.json`));
+  }
+
+  /** Every grant not yet expired or used, oldest first. */
+  listGrants(): Grant[] {
+    return this.read(this.grantsDir, GrantSchema).sort((a, b) => a.created - b.created);
   }
 
   /** A grant that fits this effect key, used up when it is for one call. */
