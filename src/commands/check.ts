@@ -17,6 +17,7 @@ import { hostClass } from "../core/net/host.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
 import { ownFiles } from "../relay/gates/own-files.js";
+import { grantFileOf } from "../relay/gates/project-grant-book.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { levelOption, policyOption } from "./cli/values.js";
 
@@ -222,6 +223,8 @@ async function check(o: Options): Promise<number> {
             ...(o.logDir !== undefined ? { logDir: o.logDir } : {}),
             env: o.home === undefined ? process.env : { ...process.env, HOME: o.home },
             cwd: process.cwd(),
+            // The relay's project grants live below the server's working directory (0134).
+            grantFile: grantFileOf(profile.cwd),
           },
           resolver,
         )

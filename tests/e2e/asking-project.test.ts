@@ -284,4 +284,37 @@ describe("the grant file is checked and guarded", () => {
     expect(existsSync(join(p.dir, ".effectgate"))).toBe(false);
     expect(calls(record)).toBe(0);
   });
+
+  it("check judges commands on the file as the relay does: direct ones denied, ones over the whole project left to the policy", () => {
+    const { home, env } = sandbox();
+    const p = project(home);
+    const policy = join(home, "no-dot-effectgate.yaml");
+    const shipped = readFileSync(join(ROOT, "policy", "default.yaml"), "utf8");
+    writeFileSync(policy, shipped.replace(/^ {4}- "\*\*\/\.effectgate\/\*\*".*\n/gm, ""));
+    const check = (command: string) =>
+      cli(
+        env,
+        p.dir,
+        "check",
+        "--policy",
+        policy,
+        "--level",
+        "enforce",
+        "--tool",
+        "run_command",
+        "--args",
+        JSON.stringify({ command }),
+      );
+    for (const command of [
+      "echo x >> .effectgate/allow.yaml",
+      "rm -rf .effectgate",
+      "mv /tmp/x .effectgate",
+    ]) {
+      const r = check(command);
+      expect(r.status, command).toBe(3);
+      expect(r.stdout).toContain("(rule effectgate's own files, deny)");
+    }
+    for (const command of ["chmod -R u+w .", "find . -name '*.tmp' -delete"])
+      expect(check(command).status, command).toBe(0);
+  });
 });

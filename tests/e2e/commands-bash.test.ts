@@ -50,7 +50,7 @@ function sandbox(): Box {
   writeFileSync(join(b.project, "notes.txt"), "hello\n");
   // The project's remembered "always allow" answers (decision 0134): an edit allows a new effect.
   mkdirSync(join(b.project, ".effectgate"));
-  writeFileSync(join(b.project, ".effectgate", "allow.yaml"), "allow: []\n");
+  writeFileSync(join(b.project, ".effectgate", "allow.yaml"), "version: 1\ngrants: []\n");
   return b;
 }
 

@@ -21,6 +21,12 @@ export interface OwnPath {
   id?: string;
   /** Reading it is allowed (effectgate's program files hold no secret); writes are still denied. */
   readable?: true;
+  /**
+   * Only the path itself and what is below it count, never a folder that holds it: the project
+   * grant folder sits inside the project, and `chmod -R .` or `find . -delete` over the whole
+   * project stays the policy's business, as it was before the folder was guarded (decision 0134).
+   */
+  notAsHeld?: true;
 }
 
 const prepared = new WeakMap<OwnPath, PreparedPath[]>();
@@ -65,7 +71,7 @@ export function ownPathAt(
     for (const f of formsOf(o, platform)) {
       const k = f.segments.length;
       if (startsWith(p, f, k) && (o.folder || p.segments.length === k)) return { own: o, how: "at" };
-      if (holders && p.segments.length < k && startsWith(f, p, p.segments.length))
+      if (holders && o.notAsHeld !== true && p.segments.length < k && startsWith(f, p, p.segments.length))
         return { own: o, how: "above" };
     }
   }

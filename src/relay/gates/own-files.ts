@@ -65,11 +65,18 @@ export function ownFiles(opts: OwnFileOptions, resolver: PathResolver): OwnPath[
   out.push(entry("the shared taint folder", join(home, "taint"), true, resolver));
   // The grants decide what is allowed unasked, so the model may not write them, even under a
   // user's policy without the `**/.effectgate/**` deny. Reading them shows only what the user
-  // allowed, and a project's files are read whole (grep -r, git add), so reads stay allowed.
+  // allowed, and a project's files are read whole (grep -r, git add), so reads stay allowed; a
+  // command over the whole project (chmod -R .) is judged by the policy, as before (0134).
   if (opts.grantFile !== undefined)
     out.push({
-      ...entry("the project's grant folder (.effectgate, decision 0134)", dirname(opts.grantFile), true, resolver),
+      ...entry(
+        "the project's grant folder (.effectgate/allow.yaml)",
+        dirname(opts.grantFile),
+        true,
+        resolver,
+      ),
       readable: true,
+      notAsHeld: true,
     });
   return out;
 }

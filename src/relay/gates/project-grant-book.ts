@@ -1,6 +1,6 @@
 // The project's grants as one relay holds them (decision 0134): read at start, looked up by the
 // policy gate, added to when the user says "always in this project". Reading the file loads a
-// YAML parser and a schema, so that happens only when the file (or its folder) is there.
+// YAML parser and a schema, so that happens only when the file is there.
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { NewProjectGrant } from "../../core/gate/project-grants.js";
@@ -44,10 +44,10 @@ export class ProjectGrantBook {
   }
 }
 
-/** Whether the folder of the grant file is there (a link or a file counts: it is refused then). */
-function folderThere(root: string): boolean {
+/** Whether the grant file is there (a link or a folder counts: it is refused then). */
+function fileThere(file: string): boolean {
   try {
-    lstatSync(join(root, ".effectgate"));
+    lstatSync(file);
     return true;
   } catch {
     return false;
@@ -58,10 +58,13 @@ function folderThere(root: string): boolean {
  * The grants of the project at `root`, and a notice for each entry of another root (ignored).
  * Throws ConfigError for a file that cannot be read or does not validate (exit 78).
  */
-export async function openProjectGrants(root: string): Promise<{ book: ProjectGrantBook; notices: string[] }> {
-  if (!folderThere(root)) return { book: new ProjectGrantBook(root), notices: [] };
-  const { readProjectGrantFile } = await import("./project-grants-file.js");
+export async function openProjectGrants(
+  root: string,
+): Promise<{ book: ProjectGrantBook; notices: string[] }> {
   const book = new ProjectGrantBook(root);
+  // A home folder started in holds EFFECTGATE_HOME's `.effectgate`: only the file loads the reader.
+  if (!fileThere(book.file)) return { book, notices: [] };
+  const { readProjectGrantFile } = await import("./project-grants-file.js");
   const read = readProjectGrantFile(book.file, root);
   const lines = new Map<string, number>();
   for (const g of read.grants) if (!lines.has(g.key)) lines.set(g.key, g.line);
