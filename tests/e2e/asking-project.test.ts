@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { CLI, RECORDING_SERVER, ROOT, received, sandbox, sdkClient } from "./harness.js";
+import { CLI, RawClient, RECORDING_SERVER, ROOT, received, sandbox, sdkClient } from "./harness.js";
 
 const SERVER = ["--", process.execPath, RECORDING_SERVER];
 
@@ -167,6 +167,46 @@ describe("always in this project, answered in the chat", () => {
     const last = decisions(env).at(-1);
     expect(last).toMatchObject({ verdict: "deny", outcome: "refuse" });
     expect(last?.["grant"]).toBeUndefined();
+  });
+});
+
+describe("always in this project, in a 2026-07-28 session (input_required)", () => {
+  const META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "modern-e2e", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  type Msg = Record<string, unknown>;
+  const call = (c: RawClient, id: number, path: string, extra: Msg = {}): Promise<Msg> =>
+    c.request({
+      id,
+      method: "tools/call",
+      params: { name: "write_file", arguments: { path, content: "{}" }, _meta: META, ...extra },
+    });
+  const resultType = (m: Msg): unknown => (m.result as { resultType?: unknown }).resultType;
+
+  it("the retry's yes with 'always in this project' writes the grant; a fresh relay answers unasked", async () => {
+    const { home, env, record } = sandbox();
+    const p = project(home);
+    const args = ["--level", "strict", ...SERVER];
+    const c = new RawClient(args, env, p.dir);
+    const q = (await call(c, 1, p.tasks)).result as { resultType: string; requestState: string };
+    expect(q.resultType).toBe("input_required");
+    const answer = { action: "accept", content: { allow: true, remember: "always in this project" } };
+    const done = await call(c, 2, p.tasks, {
+      requestState: q.requestState,
+      inputResponses: { effectgate_approval: answer },
+    });
+    expect(resultType(done)).toBe("complete");
+    expect(await c.close()).toBe(0);
+    expect(readFileSync(p.file, "utf8")).toContain(`      - "write ${p.tasks}"\n`);
+
+    const fresh = new RawClient(args, env, p.dir);
+    const again = await call(fresh, 1, p.tasks);
+    expect(again.result).toMatchObject({ resultType: "complete", content: [{ text: `wrote ${p.tasks}` }] });
+    expect(resultType(await call(fresh, 2, p.other))).toBe("input_required");
+    expect(await fresh.close()).toBe(0);
+    expect(calls(record)).toBe(2);
   });
 });
 

@@ -51,8 +51,12 @@ export class RawClient {
   private waiting: Array<(line: string) => void> = [];
   private pending = "";
 
-  constructor(args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  constructor(args: string[], env: NodeJS.ProcessEnv, cwd?: string) {
+    this.child = spawn(process.execPath, [CLI, ...args], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(cwd === undefined ? {} : { cwd }),
+    });
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (d: string) => {
       this.pending += d;
