@@ -131,12 +131,20 @@ export async function rememberYes(
       granted: new Date().toISOString(),
       by: `${userName()}, ${how}`,
     });
-    client.d.log.event("ask-remembered", { id: held.id, for: "project", key, file: place.file, line: place.line });
+    client.d.log.event("ask-remembered", {
+      id: held.id,
+      for: "project",
+      key,
+      file: place.file,
+      line: place.line,
+    });
     client.d.announce(`kept your yes for this project: ${place.file}:${place.line}`);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     client.d.log.event("ask-remember-failed", { id: held.id, for: "project", key, error: why });
-    client.d.announce(`could not keep your yes for this project (${why}); this call is allowed, the next is asked again`);
+    client.d.announce(
+      `could not keep your yes for this project (${why}); this call is allowed, the next is asked again`,
+    );
   }
 }
 

@@ -27,7 +27,8 @@ function readText(file: string): string | undefined {
     throw problem(file, "a readable grant file", (err as NodeJS.ErrnoException).code ?? String(err));
   }
   // A link would let the grants be read from (and written to) somewhere the project does not show.
-  if (!st.isFile()) throw problem(file, "a regular file", st.isSymbolicLink() ? "a symbolic link" : "not a file");
+  if (!st.isFile())
+    throw problem(file, "a regular file", st.isSymbolicLink() ? "a symbolic link" : "not a file");
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
