@@ -6,6 +6,7 @@
  */
 import { CONFUSABLES } from "../text/confusables.js";
 import { decodeIfText } from "./binary-run.js";
+import { FoldedText, SPACING } from "./folded-text.js";
 import { MAX_TEXT } from "./scan-budget.js";
 
 export const MAX_LAYERS = 64;
@@ -27,7 +28,7 @@ const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "g");
 /** Folded, lower-case text with whitespace runs collapsed. */
 export function fold(text: string): string {
   const t = text.slice(0, MAX_TEXT);
-  return (foldByIslands(t) ?? foldCharacters(t)).replace(SPACING, " ");
+  return foldByIslands(t) ?? foldCharacters(t).replace(SPACING, " ");
 }
 
 /** Everything `fold` does but collapse spacing, over the whole text at once. */
@@ -46,9 +47,10 @@ const CHARS_PER_ISLAND = 1024;
 const CAPITAL_SIGMA = "\u03a3";
 
 /**
- * `foldCharacters(t)`, computed only on the few runs of non-ASCII characters in mostly-ASCII text
- * (source code with a stray `©` or `…`): the rest is only lower-cased, which is what
- * `foldCharacters` does to ASCII. Undefined when it cannot be done that way.
+ * `fold(t)`, with `foldCharacters` computed only on the few runs of non-ASCII characters in
+ * mostly-ASCII text (source code with a stray `©` or `…`): the rest is only lower-cased, which is
+ * what `foldCharacters` does to ASCII, and its spacing collapsed (folded-text.ts says why piece
+ * by piece is the same). Undefined when it cannot be done that way.
  *
  * Why piecewise gives the same text: removing invisible characters and replacing look-alikes
  * act on single characters; NFKC never combines across the start of an ASCII character (every
@@ -59,7 +61,7 @@ const CAPITAL_SIGMA = "\u03a3";
  */
 function foldByIslands(t: string): string | undefined {
   const most = Math.ceil(t.length / CHARS_PER_ISLAND);
-  const pieces: string[] = [];
+  const out = new FoldedText(t);
   let islands = 0;
   let done = 0;
   NON_ASCII_RUN.lastIndex = 0;
@@ -67,14 +69,14 @@ function foldByIslands(t: string): string | undefined {
     if (++islands > most) return undefined;
     // Runs are apart, so the ASCII character before this one is never part of the last.
     const start = Math.max(m.index - 1, done);
-    pieces.push(t.slice(done, start).toLowerCase());
+    out.ascii(done, start);
     done = m.index + m[0].length;
     const island = foldIsland(t.slice(start, done));
     if (island === undefined) return undefined;
-    pieces.push(island);
+    out.folded(island);
   }
-  pieces.push(t.slice(done).toLowerCase());
-  return pieces.join("");
+  out.ascii(done, t.length);
+  return out.text();
 }
 
 /** `foldCharacters` of one run, or undefined when it normalises to a capital sigma. */
@@ -83,9 +85,6 @@ function foldIsland(run: string): string | undefined {
   if (normal.includes(CAPITAL_SIGMA)) return undefined;
   return normal.toLowerCase().replace(CONFUSABLE_RE, (c) => CONFUSABLES[c] ?? c);
 }
-
-/** Runs of spacing, and single spacing characters other than a plain space: cheap on ordinary text. */
-const SPACING = /\s{2,}|[^\S ]/g;
 
 /** Shortest run of base64 characters worth decoding. */
 const MIN_RUN = 24;

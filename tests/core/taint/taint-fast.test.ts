@@ -252,6 +252,49 @@ describe("fast fold", () => {
     );
   });
 
+  it("folds code-like text, where a loop over the bytes collapses the spacing, exactly as the reference", () => {
+    // Long ASCII stretches dense with line breaks, indentation and capitals take the byte loop
+    // (decision 0138); islands of any code points between them, spacing at every join.
+    const ascii = fc.string({
+      unit: fc.constantFrom(
+        "a",
+        "Z",
+        "Q",
+        "0",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "\r\n",
+        "\v",
+        "\f",
+        ".",
+        "{",
+        "@",
+        "[",
+        "`",
+        "~",
+      ),
+      minLength: 4500,
+      maxLength: 9000,
+    });
+    const island = fc.oneof(
+      fc.string({ unit: "binary", minLength: 1, maxLength: 6 }),
+      fc.constantFrom("\u3000", "\u00a0 ", " \u2028\n", "\u200b", "Ａ\t", "ΑΣ", "é "),
+    );
+    fc.assert(
+      fc.property(ascii, fc.array(fc.tuple(fc.nat(), island), { maxLength: 4 }), (text, inserts) => {
+        let t = text;
+        for (const [at, piece] of inserts) {
+          const i = at % (t.length + 1);
+          t = t.slice(0, i) + piece + t.slice(i);
+        }
+        expect(fold(t)).toBe(refFold(t));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("gives the reference answer on the cases the piecewise path must get right", () => {
     const pad = "y".repeat(4096);
     for (const t of [
