@@ -17,6 +17,11 @@ export interface SignatureRule {
   pattern: RegExp;
   /** Every match of `pattern` begins with one of these: where to look for it (see `ruleStarts`). */
   starts: readonly string[];
+  /**
+   * The starts whose matches may begin inside a word. A match that begins with any other start
+   * begins at a word boundary (`\b`), so the search for those starts looks only there.
+   */
+  anywhere?: readonly string[];
 }
 
 // Patterns run on folded text: lower case, single spaces, look-alike letters replaced.
@@ -34,6 +39,7 @@ export const RULES: readonly SignatureRule[] = [
     pattern:
       /\b(you are now|from now on you|new system prompt|act as (an? )?(admin|root|developer mode))|<\/?system>/,
     starts: ["you are now", "from now on you", "new system prompt", "act as ", "<system>", "</system>"],
+    anywhere: ["<system>", "</system>"],
   },
   {
     id: "secrecy",
@@ -68,6 +74,9 @@ export const RULES: readonly SignatureRule[] = [
       "private key",
       "access token",
     ],
+    get anywhere() {
+      return this.starts;
+    },
   },
   {
     id: "exfiltration-target",
@@ -91,6 +100,7 @@ export const RULES: readonly SignatureRule[] = [
       "base64 -d",
       "base64 --decode",
     ],
+    anywhere: ["invoke-expression", "base64 -d", "base64 --decode"],
   },
   {
     id: "agent-config-write",
@@ -176,8 +186,14 @@ export function scoreLayers(layers: readonly Layer[]): SignatureScore {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 interface StartPatterns {
-  /** Any rule's start; a position it matches at is where some rule may match. */
-  anyStart: RegExp;
+  /**
+   * Any rule's start, in two searches: the starts whose matches begin at a word boundary, looked
+   * for only there, and the rest, looked for everywhere. A position either matches at is where
+   * some rule may match. Two searches cost less than one over all the starts: the first rejects
+   * a position inside a word before trying its many words, and the second has few words.
+   */
+  bounded: RegExp;
+  anywhere: RegExp;
   /** Each rule's pattern tried at one position only. */
   sticky: RegExp[];
   /**
@@ -193,6 +209,8 @@ let startPatterns: StartPatterns | undefined;
 function patterns(): StartPatterns {
   if (startPatterns !== undefined) return startPatterns;
   const words = [...new Set(RULES.flatMap((r) => r.starts))];
+  const anywhere = new Set(RULES.flatMap((r) => r.anywhere ?? []));
+  const alternatives = (ws: string[]) => ws.map(escape).join("|");
   const owners = new Map(
     words.map((w) => [
       w,
@@ -200,7 +218,8 @@ function patterns(): StartPatterns {
     ]),
   );
   return (startPatterns = {
-    anyStart: new RegExp(words.map(escape).join("|"), "g"),
+    bounded: new RegExp(`\\b(?:${alternatives(words.filter((w) => !anywhere.has(w)))})`, "g"),
+    anywhere: new RegExp(alternatives([...anywhere]), "g"),
     sticky: RULES.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags}y`)),
     owners,
   });
@@ -211,16 +230,23 @@ function patterns(): StartPatterns {
  * Ten patterns each reading the whole text cost ten passes, each slow on ordinary words; one
  * pass for all their starting words, trying at each stop only the rules that can begin with the
  * word found there, costs about one.
- * The same answer: a match begins at a start of its rule, the pass stops at every position where
- * any start occurs, in order, the rules tried there are all that can begin there (see `owners`),
- * and a rule's first match is the first of those where it matches.
+ * The same answer: a match begins at a start of its rule, and at a word boundary unless that start
+ * is one of the rule's `anywhere`; the merged searches stop, in order, at every position where
+ * such a start occurs; the rules tried there are all that can begin there (see `owners`); and a
+ * rule's first match is the first of those where it matches.
  */
 export function ruleStarts(text: string): number[] {
-  const { anyStart, sticky: stickies, owners } = patterns();
+  const { bounded, anywhere, sticky: stickies, owners } = patterns();
   const at = RULES.map(() => -1);
   let left = RULES.length;
-  anyStart.lastIndex = 0;
-  for (let m = anyStart.exec(text); m !== null && left > 0; m = anyStart.exec(text)) {
+  bounded.lastIndex = 0;
+  anywhere.lastIndex = 0;
+  let b = bounded.exec(text);
+  let a = anywhere.exec(text);
+  // The two searches' stops, merged in order of position.
+  while ((a !== null || b !== null) && left > 0) {
+    const fromAnywhere = b === null || (a !== null && a.index < b.index);
+    const m = (fromAnywhere ? a : b) as RegExpExecArray;
     for (const r of owners.get(m[0]) as number[]) {
       if (at[r] !== -1) continue;
       const sticky = stickies[r] as RegExp;
@@ -232,7 +258,13 @@ export function ruleStarts(text: string): number[] {
     }
     // A start may begin inside another's occurrence (`the following is base64 -d`): look again
     // from the next character, not after this occurrence.
-    anyStart.lastIndex = m.index + 1;
+    if (fromAnywhere) {
+      anywhere.lastIndex = m.index + 1;
+      a = anywhere.exec(text);
+    } else {
+      bounded.lastIndex = m.index + 1;
+      b = bounded.exec(text);
+    }
   }
   return at;
 }

@@ -374,20 +374,36 @@ describe("rule starts", () => {
     );
   });
 
-  it("lists, for every rule, a start that each of its matches begins with", () => {
+  it("lists, for every rule, a start that each of its matches begins with, at a word boundary unless `anywhere`", () => {
+    const word = (c: string | undefined) => c !== undefined && /\w/.test(c);
     fc.assert(
       fc.property(rules, (t) => {
         for (const r of RULES) {
           const g = new RegExp(r.pattern.source, "g");
-          for (const m of t.matchAll(g))
+          for (const m of t.matchAll(g)) {
+            const boundary = word(t[m.index - 1]) !== word(t[m.index]);
             expect(
-              r.starts.some((s) => t.startsWith(s, m.index)),
+              r.starts.some((s) => t.startsWith(s, m.index) && (boundary || (r.anywhere ?? []).includes(s))),
               `${r.id} at ${m.index}`,
             ).toBe(true);
+          }
         }
       }),
       RUNS,
     );
+  });
+
+  it("finds starts inside words only for the rules that match there", () => {
+    // Inside a word: a credential, a system tag and a decoding pipe match; an override does not.
+    const t = "xid_rsa a<system> zbase64 -d | sh xignore previous instructions";
+    expect(ruleStarts(t)).toEqual(RULES.map((r) => r.pattern.exec(t)?.index ?? -1));
+    const of = (id: string) => ruleStarts(t)[RULES.findIndex((r) => r.id === id)];
+    expect([
+      of("credential-access"),
+      of("role-override"),
+      of("pipe-to-shell"),
+      of("instruction-override"),
+    ]).toEqual([1, 9, 19, -1]);
   });
 
   it("scores layers exactly as the reference, hidden sightings and samples included", () => {
