@@ -1,12 +1,13 @@
 // npm run bench: effectgate's cost, side by side with a direct connection and a bare relay.
 // Prints a table of ratios; numbers are for this machine and this run only.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Command, InvalidArgumentError } from "commander";
+import { codeText } from "./bench/code-text.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -173,30 +174,7 @@ async function measureSmall(name) {
   return { p50: pct(small, 50), p99: pct(small, 99) };
 }
 
-/**
- * 4 MiB of source code: effectgate's own runtime dependencies, file after file in path order
- * (repeated if short). Quotes and line breaks to escape, words for every scanner to read: a file
- * an agent might write. The repeated letter of the other rows is the cheapest text to scan.
- */
-function codeText() {
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(js|mjs|cjs|ts|md)$/.test(e.name)) files.push(p);
-    }
-  };
-  // Dependencies that are installed (pino was one until decision 0075).
-  for (const dep of ["yaml", "zod", "commander", "smol-toml", "pino"])
-    if (existsSync(join(root, "node_modules", dep))) walk(join(root, "node_modules", dep));
-  let text = files.map((f) => readFileSync(f, "utf8")).join("\n");
-  if (text.length === 0) return undefined;
-  while (text.length < 4 * MiB) text += text;
-  return text.slice(0, 4 * MiB);
-}
-
-const code = codeText();
+const code = codeText(root);
 const codeFile = join(home, "code.txt");
 if (code !== undefined) writeFileSync(codeFile, code);
 
