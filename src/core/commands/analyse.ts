@@ -16,6 +16,7 @@ function analyseScript(script: Statement, cx: CommandContext, stdin: Stdin = NON
   for (const p of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"])
     if (!vars.has(p)) vars.set(p, undefined);
   const an = new Analyser(cx, [...state.cwds], vars, new Set(state.defined), 0, cx.shell !== undefined);
+  an.carried = new Map(state.carried);
   an.statement(script, stdin);
   if (cx.shell !== undefined) {
     cx.shell.cwds = an.cwds;
@@ -23,6 +24,7 @@ function analyseScript(script: Statement, cx: CommandContext, stdin: Stdin = NON
       [...an.vars].filter((e): e is [string, string | undefined] => typeof e[1] !== "object"),
     );
     cx.shell.defined = an.defined;
+    cx.shell.carried = an.carried;
   }
   const out: Analysis = { effects: an.effects, legacy: an.legacy };
   if (an.unjudgeable !== undefined) out.unjudgeable = an.unjudgeable;

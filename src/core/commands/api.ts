@@ -25,6 +25,8 @@ export interface ShellState {
   vars: Map<string, string | undefined>;
   /** Names of aliases and functions defined so far: a later command by one of these names is unknown. */
   defined: Set<string>;
+  /** What the variables set so far hold of secret data: `K=$(cat ~/.ssh/id_rsa)` (decision 0137). */
+  carried?: Map<string, Carries>;
 }
 
 export interface CommandContext {
@@ -81,6 +83,8 @@ export interface Arg {
 export interface Carries {
   reads: CommandEffect[];
   environment?: string;
+  /** Variables of the server's environment named like credentials, referenced in a word (`$GITHUB_TOKEN`). */
+  variables?: string[];
 }
 
 /** Where a program's standard input comes from. */
@@ -89,7 +93,7 @@ export type Stdin =
   /** A pipe; `network` when something earlier in the pipeline fetched from the network. */
   | { kind: "pipe"; network: boolean; items?: Below; words?: Arg[]; from?: string; carries?: Carries }
   | { kind: "heredoc"; text: string; expands: boolean; carries?: Carries }
-  | { kind: "file"; arg: Arg }
+  | { kind: "file"; arg: Arg; carries?: Carries }
   | { kind: "string"; arg: Arg; carries?: Carries };
 
 /** What the analyser offers the catalogue's interpreter and handlers. */

@@ -1,6 +1,6 @@
 import type { Analyser } from "./analyser.js";
 import type { Arg } from "./api.js";
-import { literalArg } from "./flow.js";
+import { carriesOf, literalArg } from "./flow.js";
 import type { ProgramRun } from "./program-run.js";
 
 const BUILTIN_NONE = new Set(
@@ -43,17 +43,25 @@ export function runBuiltin(
       return true;
     case "read":
     case "mapfile":
-    case "readarray":
+    case "readarray": {
+      // What the input holds is kept in the variables: `read K < ~/.netrc` (decision 0137).
+      const c = carriesOf(run.stdin);
+      const held = { reads: [], ...c };
       for (const a of rest)
-        if (a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))
+        if (a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact)) {
           an.vars.set(a.value.exact, undefined);
+          an.hold(a.value.exact, held);
+        }
       if (
         name !== "read" ||
         !rest.some((a) => a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))
-      )
+      ) {
         an.vars.set("REPLY", undefined);
+        an.hold(name === "read" ? "REPLY" : "MAPFILE", held);
+      }
       run.cls("none", `${name} reads its standard input into variables`);
       return true;
+    }
     case "alias":
       for (const a of rest) {
         const t = a.value.exact ?? "";

@@ -1,4 +1,4 @@
-import type { Arg, Below, Stdin } from "./api.js";
+import type { Arg, Below, Carries, Stdin } from "./api.js";
 
 // What the walk of a command passes between its parts: a variable's value, what a statement
 // fetched or lists, and the small words every part of the walk uses.
@@ -25,3 +25,9 @@ export const NONE: Stdin = { kind: "none" };
 export const literalArg = (s: string): Arg => ({ value: { exact: s, text: s, substitutions: [] } });
 /** A command as messages show it: at most 200 characters. */
 export const cut = (s: string): string => (s.length > 200 ? `${s.slice(0, 197)}...` : s);
+
+/** Variable names that hold credentials by convention: printing or sending one gives a secret away. */
+export const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE/i;
+
+/** What a standard input already carries: a pipe's earlier stages, a file, a here-string's substitutions. */
+export const carriesOf = (s: Stdin): Partial<Carries> => (s.kind === "none" ? {} : (s.carries ?? {}));

@@ -331,6 +331,11 @@ export class ProgramRun implements Run {
       this.cls("sends", `${this.program} sends the environment (${c.environment})`, {
         carries: "the environment",
       });
+    // A credential the server's environment holds, sent by its name (decision 0137).
+    for (const v of c.variables ?? [])
+      this.cls("sends", `${this.program} sends $${v}, a variable named like a credential`, {
+        carries: `$${v}`,
+      });
   }
 
   printsEnvironment(how: string): void {

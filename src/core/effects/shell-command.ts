@@ -126,4 +126,5 @@ export const copyState = (s: ShellState): ShellState => ({
   cwds: [...s.cwds],
   vars: new Map(s.vars),
   defined: new Set(s.defined),
+  ...(s.carried === undefined ? {} : { carried: new Map(s.carried) }),
 });

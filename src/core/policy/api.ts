@@ -57,6 +57,11 @@ export interface CompiledPolicy {
   egress: {
     /** The first pattern of `list` matching a canonical host (and port), as the policy wrote it. */
     matchHost(list: HostList, host: string, port?: number): string | undefined;
+    /**
+     * The pattern of `egress.credential_hosts` under `variable` that a host matches: a token sent
+     * to the service it belongs to (`$GITHUB_TOKEN` to api.github.com, decision 0137).
+     */
+    credentialHost(variable: string, host: string, port?: number): string | undefined;
     /** Verdict for a tainted session sending to a destination it has not sent to before. */
     taintedNewHost: Verdict;
     /** Verdict for a call that would send a credential or bytes of a secret file read this session. */

@@ -28,6 +28,8 @@ export interface CompiledLists {
   exclude: GlobSet;
   envDeny: readonly string[];
   hosts: Record<HostList, HostPattern[]>;
+  /** `egress.credential_hosts`: a variable's name → the hosts its token belongs to. */
+  credentialHosts: Map<string, HostPattern[]>;
   protectedRoots: ProtectedRoots;
   decidesWhatRuns: PatternSet;
   programs: Map<string, ProgramEntry>;
@@ -114,6 +116,19 @@ export function compileLists(
       else problems.push({ path: ["egress", list, i], expected: c.expected, got: JSON.stringify(text) });
     }
   }
+  // `credential_hosts: {GITHUB_TOKEN: [api.github.com]}`: where each named token may go.
+  const credentialHosts = new Map<string, HostPattern[]>();
+  const byName = section(section(raw, "egress"), "credential_hosts");
+  if (byName !== null && typeof byName === "object" && !Array.isArray(byName))
+    for (const name of Object.keys(byName as Record<string, unknown>)) {
+      const patterns: HostPattern[] = [];
+      for (const [text, i] of stringItems(section(byName, name))) {
+        const c = compileHostPattern(text);
+        if (c.ok) patterns.push(c.pattern);
+        else problems.push({ path: ["egress", "credential_hosts", name, i], expected: c.expected, got: JSON.stringify(text) });
+      }
+      credentialHosts.set(name, patterns);
+    }
   const commandList = (key: string): PatternSet => {
     const compiled: PathPattern[] = [];
     for (const [text, i] of stringItems(section(section(raw, "commands"), key))) {
@@ -133,6 +148,7 @@ export function compileLists(
     programs: programs.entries,
     paths,
     hosts,
+    credentialHosts,
     execTools: globList(raw, ["exec", "tools"], problems),
     sources: globList(raw, ["taint", "sources"], problems),
     servers: globList(raw, ["taint", "servers"], problems),

@@ -72,6 +72,8 @@ export function buildPolicy(
     egress: {
       matchHost: (list: HostList, host: string, port?: number) =>
         lists.hosts[list].find((p) => p.test(host, port))?.text,
+      credentialHost: (variable: string, host: string, port?: number) =>
+        lists.credentialHosts.get(variable)?.find((p) => p.test(host, port))?.text,
       // An absent egress section judges no egress (decision 0016: missing means empty).
       taintedNewHost: doc.egress?.tainted_new_host ?? "allow",
       secrets: doc.egress?.secrets ?? "allow",
