@@ -14,6 +14,7 @@ import { LEVELS, type Level, type Platform } from "../core/types.js";
 import { policyFor } from "../config/policy-for.js";
 import { describeDestination } from "../core/net/destination-text.js";
 import { hostClass } from "../core/net/host.js";
+import { machineRemotes } from "../platform/configured-remotes.js";
 import { currentPlatform, currentProfile } from "../platform/profile.js";
 import { createFsResolver } from "../platform/resolver.js";
 import { ownFiles } from "../relay/gates/own-files.js";
@@ -233,7 +234,14 @@ async function check(o: Options): Promise<number> {
   if (o.tool !== undefined && runsCommands(policy, o.tool)) await loadShellKit();
   const judge = createSessionJudge(
     policy,
-    { profile, resolver, own, shell: loadedShellKit },
+    {
+      profile,
+      resolver,
+      own,
+      shell: loadedShellKit,
+      // `git push origin`, `ssh alias`: the remote's host, read as the relay reads it (decision 0128).
+      ...(platform === currentPlatform() ? { remotes: machineRemotes(profile.home, profile.cwd) } : {}),
+    },
     { tainted: o.tainted },
   );
   const { subject, decision, items } = judge.explain(o.method, params, problem);
