@@ -229,9 +229,14 @@ export class Analyser {
         return f;
       }
       case "for": {
-        const values = s.values?.map((w) => this.arg(w));
         let fetched = false;
-        for (const v of values ?? []) fetched = this.substitutions(v) || fetched;
+        // The loop's variable holds what its values carry (`for v in $(cat key)`, decision 0137).
+        const [values, held] = this.tap(() => {
+          const values = s.values?.map((w) => this.arg(w));
+          for (const v of values ?? []) fetched = this.substitutions(v) || fetched;
+          return values;
+        });
+        if (s.variable !== undefined) this.hold(s.variable, held);
         const plain = values?.every((v) => v.value.dynamic === undefined && v.below === undefined) === true;
         if (s.variable === undefined) return this.statement(s.body, stdin);
         if (values !== undefined && plain && values.length > 0 && values.length <= MAX_LOOP_VALUES) {
