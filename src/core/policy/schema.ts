@@ -165,6 +165,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   "egress.confirm_hosts[]": "a host pattern string",
   "egress.allow_hosts[]": "a host pattern string",
   "egress.credential_hosts": "a mapping of variable names to lists of host patterns",
+  "egress.credential_hosts.*": "a list of host patterns",
+  "egress.credential_hosts.*[]": "a host pattern string",
   "egress.tainted_new_host": VERDICT,
   "egress.secrets": VERDICT,
   ask: "a mapping with dialog",
@@ -176,6 +178,8 @@ export function expectedAt(path: readonly PropertyKey[]): string | undefined {
   const key = path
     .map((p) => (typeof p === "number" ? "[]" : String(p)))
     .join(".")
-    .replace(/\.\[\]/g, "[]");
+    .replace(/\.\[\]/g, "[]")
+    // credential_hosts is keyed by variable names: one entry stands for them all.
+    .replace(/^egress\.credential_hosts\.[^.[]+/, "egress.credential_hosts.*");
   return EXPECTED[key];
 }
