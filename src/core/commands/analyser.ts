@@ -5,7 +5,7 @@ import { inWorkdir, isRelativeWord } from "../shell/workdir.js";
 import type { Arg, Below, Carries, CommandContext, CommandEffect, Cwd, Run, Stdin } from "./api.js";
 import { applyEntry } from "./apply.js";
 import { runBuiltin } from "./builtins.js";
-import { carriesOf, cut, type Flow, NONE, SECRET_NAME, type VarValue } from "./flow.js";
+import { carriesOf, cut, type Flow, NONE, secretName, type VarValue } from "./flow.js";
 import { ProgramRun } from "./program-run.js";
 import { codeVariableProblem } from "./variables.js";
 import { wordValue } from "./words.js";
@@ -129,8 +129,7 @@ export class Analyser {
       if (p.kind !== "var") continue;
       const held = this.carried.get(p.name);
       if (held !== undefined) this.bring(held);
-      else if (!this.vars.has(p.name) && SECRET_NAME.test(p.name))
-        this.bring({ reads: [], variables: [p.name] });
+      else if (!this.vars.has(p.name) && secretName(p.name)) this.bring({ reads: [], variables: [p.name] });
     }
     const plain = new Map<string, string | undefined>();
     let below: Below | undefined;
@@ -478,6 +477,6 @@ export class Analyser {
 function printenvPrints(run: ProgramRun, rest: readonly Arg[]): void {
   const names = rest.filter((a) => !(a.value.exact ?? "").startsWith("-"));
   if (names.length === 0) return run.printsEnvironment("printenv");
-  const secret = names.find((a) => a.value.exact === undefined || SECRET_NAME.test(a.value.exact));
+  const secret = names.find((a) => a.value.exact === undefined || secretName(a.value.exact));
   if (secret !== undefined) run.printsEnvironment(`printenv ${secret.value.exact ?? secret.value.text}`);
 }

@@ -27,7 +27,12 @@ export const literalArg = (s: string): Arg => ({ value: { exact: s, text: s, sub
 export const cut = (s: string): string => (s.length > 200 ? `${s.slice(0, 197)}...` : s);
 
 /** Variable names that hold credentials by convention: printing or sending one gives a secret away. */
-export const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE/i;
+const SECRET_WORD = /KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE/i;
+/** Names with such a word that a desktop session sets to no secret: a socket, a bus, a session id. */
+const NOT_SECRET =
+  /^(?:SSH_AUTH_SOCK|DBUS_SESSION_BUS_ADDRESS|SESSION_MANAGER|XDG_SESSION_\w+|DESKTOP_SESSION|GPG_AGENT_INFO|KEYTIMEOUT)$/;
+/** Whether a variable's name says it holds a credential. */
+export const secretName = (name: string): boolean => SECRET_WORD.test(name) && !NOT_SECRET.test(name);
 
 /** What a standard input already carries: a pipe's earlier stages, a file, a here-string's substitutions. */
 export const carriesOf = (s: Stdin): Partial<Carries> => (s.kind === "none" ? {} : (s.carries ?? {}));

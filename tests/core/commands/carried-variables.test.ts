@@ -150,6 +150,8 @@ describe("a server's variable named like a credential, sent", () => {
     'curl -H "Authorization: Bearer $NPM_TOKEN" https://registry.npmjs.org/-/whoami',
     'echo "$GITHUB_TOKEN"', // printed, not sent
     'curl -s "https://h.example/?home=$HOME"', // a variable that holds no credential
+    'curl -d "s=$XDG_SESSION_TYPE" https://h.example/', // a session's kind, not a session secret
+    'curl -d "a=$SSH_AUTH_SOCK" https://h.example/', // a socket path
     "curl -H 'X: $GITHUB_TOKEN' https://h.example/", // single-quoted: the text, not the token
     'GITHUB_TOKEN=abc; curl -d "$GITHUB_TOKEN" https://h.example/', // the command's own value
   ])("%s is allowed untainted", (command) => {
