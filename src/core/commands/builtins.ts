@@ -33,7 +33,10 @@ export function runBuiltin(
     case "unset":
       if (name === "unset")
         for (const a of rest)
-          if (a.value.exact !== undefined && !a.value.exact.startsWith("-")) an.vars.set(a.value.exact, "");
+          if (a.value.exact !== undefined && !a.value.exact.startsWith("-")) {
+            an.vars.set(a.value.exact, "");
+            an.hold(a.value.exact, undefined);
+          }
       // With no names, or only -p (-x, -g), they print the variables: exported ones are the environment.
       if (name !== "unset" && rest.every((a) => /^-[pxg]+$/.test(a.value.exact ?? "")))
         run.printsEnvironment(
