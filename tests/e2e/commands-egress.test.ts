@@ -22,6 +22,11 @@ import { checksumToken } from "../helpers/secrets.js";
 const BASH_SERVER = join(ROOT, "tests", "fixtures", "servers", "bash-exec.mjs");
 const hasCurl = spawnSync("curl", ["--version"]).status === 0;
 const hasNc = spawnSync("sh", ["-c", "command -v nc"]).status === 0;
+// CI installs curl and nc (.ci/run): there a missing one is a failure, not a reason to skip.
+if (process.env["CI"] === "true" && !(hasCurl && hasNc))
+  throw new Error(
+    `CI=true but ${hasCurl ? "" : "curl "}${hasNc ? "" : "nc "}is missing: .ci/run installs them`,
+  );
 const TOKEN = checksumToken("ghp_");
 const ENV_MARKER = "env-marker-4711";
 const DEPLOY_TOKEN = "deploy-token-4712";
