@@ -6,6 +6,10 @@ import { z } from "zod";
  * against `LogRecord` in tests. One JSON object per line.
  */
 
+/** Who wrote a frame that effectgate logs as its own: the relay, or the `--url` bridge. */
+const FRAME_AUTHORS = ["effectgate", "bridge"] as const;
+export type FrameAuthor = (typeof FRAME_AUTHORS)[number];
+
 const base = {
   /** 1, 2, 3 … per session; a gap means records were lost (see the `log-gap` event). */
   seq: z.number().int().min(1),
@@ -79,9 +83,12 @@ export const FrameRecord = z.strictObject({
   nonJson: z.literal(true).optional(),
   /**
    * Present when effectgate wrote this frame to the client itself: a refusal, an error answer,
-   * a question, an answer to a held or cancelled call. Absent on what the client or server wrote.
+   * a question, an answer to a held or cancelled call. `bridge`: the `--url` bridge wrote it in
+   * the server's place (an error answer to a request it could not deliver); it may quote the
+   * server's HTTP error, so it is read like a server answer (decision 0114). Absent on what the
+   * client or server wrote.
    */
-  by: z.literal("effectgate").optional(),
+  by: z.enum(FRAME_AUTHORS).optional(),
 });
 
 export const StderrRecord = z.strictObject({

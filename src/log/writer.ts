@@ -3,7 +3,7 @@ import { realFileIo, type FileIo } from "../platform/secure-file.js";
 import { DEFAULT_MAX_FRAME_BYTES, frameBody, TRUNCATED_HEAD_BYTES, truncatedBody } from "./frame-text.js";
 import { newSid, partFileName, sanitizeName, sessionBase } from "./naming.js";
 import { describeError, PartFile } from "./part-file.js";
-import type { ExitRecord, HeaderRecord } from "./records.js";
+import type { ExitRecord, FrameAuthor, HeaderRecord } from "./records.js";
 import { embeddable, type Fields, type Prepared, prepareRecord, RAW_TAIL } from "./record-line.js";
 
 /**
@@ -52,7 +52,7 @@ export interface SessionLog {
     eol: "\n" | "\r\n" | "",
     nonJson: boolean,
     validJson?: boolean,
-    by?: "effectgate",
+    by?: FrameAuthor,
   ): void;
   /** A frame whose bytes were not kept (a huge line in pass-through): logged as head + hash. */
   bigFrame(
@@ -133,7 +133,7 @@ class SessionLogWriter implements SessionLog {
     eol: "\n" | "\r\n" | "",
     nonJson: boolean,
     validJson = false,
-    by?: "effectgate",
+    by?: FrameAuthor,
   ): void {
     const who = by ? { by } : {};
     if (validJson && !nonJson && bytes.length <= this.maxFrameBytes && embeddable(bytes)) {

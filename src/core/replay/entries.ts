@@ -31,8 +31,11 @@ export interface FrameLike {
   base64?: string | undefined;
   truncated?: true | undefined;
   nonJson?: true | undefined;
-  /** effectgate wrote this frame itself (a refusal, an error answer, a question). */
-  by?: "effectgate" | undefined;
+  /**
+   * effectgate wrote this frame itself (a refusal, an error answer, a question); `bridge`: the
+   * `--url` bridge wrote it in the server's place, and it is read as the server's (decision 0114).
+   */
+  by?: "effectgate" | "bridge" | undefined;
 }
 
 export interface StderrLike {

@@ -114,6 +114,7 @@ function body(item: ReplayItem): string {
           : item.marker === "EARLY"
             ? "(logged before its call: the server answered while the call was still crossing)"
             : "",
+        item.bridge ? "(written by effectgate's --url bridge in the server's place)" : "",
       );
     }
     case "frame":

@@ -72,6 +72,8 @@ export interface ReplayItem {
   refused?: true;
   /** For a refusal: the text effectgate answered with, which says what the user can do. */
   remedy?: string;
+  /** For a response the `--url` bridge wrote in the server's place (decision 0114). */
+  bridge?: true;
 }
 
 export interface ReplaySession {

@@ -265,6 +265,7 @@ class SessionBuilder {
       kind: "response",
       id: m.id,
       outcome,
+      ...(dir === "s2c" && r.by === "bridge" ? { bridge: true as const } : {}),
     };
     if (req) {
       item.answers = req.method;

@@ -34,8 +34,11 @@ export interface BridgeOptions {
   /** The client's bytes for each body (wire-fetch.ts), shared with the transports' fetch. */
   raw: RawBodies;
   auth?: AuthWait;
-  /** One JSON-RPC message for the client, as one line without its newline. */
-  toClient(line: string): void;
+  /**
+   * One JSON-RPC message for the client, as one line without its newline. `own`: the bridge
+   * wrote it in the server's place (an error answer to a request it could not deliver).
+   */
+  toClient(line: string, own: boolean): void;
   /** One line for the human on stderr (it is also logged); already free of secrets. */
   say(line: string): void;
   /** How long the bridge waits for its own requests (a new session's initialize). */

@@ -28,14 +28,21 @@ export class RemoteEndpoint extends EventEmitter implements ServerEndpoint {
   private readonly lines = new LineSplitter(MAX_FRAME_BYTES);
   private stopping: Promise<void> | undefined;
   private exited = false;
+  /** Lines written to stdout so far, and which of them the bridge wrote itself (by position). */
+  private written = 0;
+  private ownLines: number[] = [];
 
   constructor(private readonly o: RemoteEndpointOptions) {
     super();
     this.started = o.started;
     this.bridge = new Bridge({
       ...o,
-      toClient: (line) => {
-        if (!this.exited) this.stdout.write(`${line}\n`);
+      toClient: (line, own) => {
+        if (this.exited) return;
+        // Noted before the write, so the relay knows it by the time it reads the line.
+        if (own) this.ownLines.push(this.written);
+        this.written += linesIn(line);
+        this.stdout.write(`${line}\n`);
       },
       say: (line) => this.notice(line),
     });
@@ -49,6 +56,12 @@ export class RemoteEndpoint extends EventEmitter implements ServerEndpoint {
     });
     // The relay's writes after the client has gone are dropped, not errors.
     this.stdin.on("error", () => undefined);
+  }
+
+  takeOwnLines(): number[] {
+    const lines = this.ownLines;
+    this.ownLines = [];
+    return lines;
   }
 
   /** One line for the human: untrusted text (server errors) is escaped, and it is one line. */
@@ -92,4 +105,11 @@ export class RemoteEndpoint extends EventEmitter implements ServerEndpoint {
     await ended;
     this.emit("close");
   }
+}
+
+/** How many lines the relay's splitter reads in `line` and its newline (JSON text has no raw LF). */
+function linesIn(line: string): number {
+  let n = 1;
+  for (let i = line.indexOf("\n"); i >= 0; i = line.indexOf("\n", i + 1)) n++;
+  return n;
 }

@@ -22,7 +22,8 @@ export const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
 export class InFlight {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly toClient: (line: string) => void) {}
+  /** `own`: the bridge wrote the line itself, in the server's place (decision 0114). */
+  constructor(private readonly toClient: (line: string, own: boolean) => void) {}
 
   get size(): number {
     return this.pending.size;
@@ -47,17 +48,18 @@ export class InFlight {
     return p;
   }
 
+  /** The bridge's own error answer: the log says the bridge wrote it, not the server. */
   answerError(id: unknown, idText: string | undefined, code: number, message: string): void {
-    this.write({ jsonrpc: "2.0", id, error: { code, message } }, idText);
+    this.write({ jsonrpc: "2.0", id, error: { code, message } }, idText, true);
   }
 
   /** One message to the client, its id spelled as the client spelled it. */
-  write(m: Msg, idText: string | undefined): void {
+  write(m: Msg, idText: string | undefined, own = false): void {
     if (idText === undefined) {
-      this.toClient(JSON.stringify(m));
+      this.toClient(JSON.stringify(m), own);
       return;
     }
     const marker = `effectgate-id-${Math.random().toString(36).slice(2)}`;
-    this.toClient(JSON.stringify({ ...m, id: marker }).replace(JSON.stringify(marker), idText));
+    this.toClient(JSON.stringify({ ...m, id: marker }).replace(JSON.stringify(marker), idText), own);
   }
 }

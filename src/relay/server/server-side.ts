@@ -98,12 +98,16 @@ export class ServerSide {
     this.notices = new AnswerNotices(d.log, d.announce);
   }
 
-  onFrame(frame: SeenFrame): void {
+  /**
+   * `by`: the `--url` bridge wrote this frame in the server's place. Only its log record says so;
+   * it is read like the server's, since it may quote the server's HTTP error (decision 0114).
+   */
+  onFrame(frame: SeenFrame, by?: "bridge"): void {
     this.d.stats.s2cFrames++;
     // Asked as the frame is split, when both sides have crossed exactly as far as the relay saw.
     const crossing = this.d.clientCrossing?.() === true;
     if (crossing) this.crossedEarly++;
-    this.lane.run(() => this.handle(frame, crossing));
+    this.lane.run(() => this.handle(frame, crossing, by));
   }
 
   /**
@@ -138,7 +142,7 @@ export class ServerSide {
     return lane !== undefined && lane !== this.lane && lane.busy;
   }
 
-  private handle(frame: SeenFrame, crossing: boolean): void | Promise<void> {
+  private handle(frame: SeenFrame, crossing: boolean, by: "bridge" | undefined): void | Promise<void> {
     const d = this.d;
     // With a gate that observes answers, even one that answers nothing is read (and scanned).
     const mayAnswer =
@@ -149,7 +153,7 @@ export class ServerSide {
         crossing) &&
       (ID_KEYS.some((k) => mentions(frame, k)) || mentions(frame, BACKSLASH));
     if (d.gate?.observeServerMessage === undefined && !mayAnswer) {
-      logSeen(d.log, "s2c", frame, guessNonJson(frame));
+      logSeen(d.log, "s2c", frame, guessNonJson(frame), false, by);
       this.send(frame);
       return;
     }
@@ -162,14 +166,14 @@ export class ServerSide {
       // Python's readers take NaN and Infinity; the official Python client acts on such an answer.
       value = parsePythonJson(text);
       if (value === undefined) {
-        logSeen(d.log, "s2c", frame, true);
+        logSeen(d.log, "s2c", frame, true, false, by);
         this.send(frame);
         return;
       }
       pythonOnly = true;
     }
     // Not JSON (NaN): the log keeps it as text, never as raw JSON.
-    logSeen(d.log, "s2c", frame, pythonOnly, !pythonOnly);
+    logSeen(d.log, "s2c", frame, pythonOnly, !pythonOnly, by);
     return this.answer(frame, value, true, crossing);
   }
 

@@ -28,6 +28,13 @@ export interface ServerEndpoint {
    * now that the session reads them.
    */
   takePipes?(): void;
+  /**
+   * The positions (from 0, among its stdout lines) of the lines it wrote itself since it was last
+   * asked: the `--url` bridge's error answers (decision 0114). Asked before each stdout chunk is
+   * read, so a line's mark is known when the line is. Positions, never content: a server could
+   * forge content.
+   */
+  takeOwnLines?(): number[];
   /** After it exited: stop what it left running. `onKill` hears each signal actually sent. */
   stopLeftovers(graceMs: number, onKill: (sig: "SIGTERM" | "SIGKILL") => void): Promise<void>;
 }

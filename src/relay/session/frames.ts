@@ -10,6 +10,7 @@ import type { BigFrame } from "../../core/framing/big-line.js";
 import type { Gate } from "../../core/gate/gate.js";
 import { LineSplitter, type Frame } from "../../core/framing/line-splitter.js";
 import { Asker } from "../client/ask.js";
+import { BridgeLines } from "./bridge-lines.js";
 import { ClientSide } from "../client/client-side.js";
 import { Correlator } from "../server/correlate.js";
 import type { ByteSink, Holdable } from "./flow.js";
@@ -27,6 +28,8 @@ export interface Frames {
    * when this chunk made a line longer than the limit; that side's later bytes are dropped.
    */
   push(from: Side, chunk: Buffer): boolean;
+  /** The server endpoint wrote its stdout lines at these positions itself (bridge-lines.ts). */
+  bridgeLines(lines: readonly number[]): void;
   /** That side's stream ended: a last line without a newline is still a frame. */
   end(from: Side): void;
   /** Whether a line from that side passed the limit (pass-through stops writing it on). */
@@ -84,7 +87,9 @@ export class LocalFrames implements Frames {
     // In pass-through, answers that came while this line was crossing are read after it.
     if (this.d.passThrough) this.serverSide.afterClientFrame();
   };
-  private readonly toServerSide = (f: Frame | BigFrame): void => this.serverSide.onFrame(f);
+  private readonly bridge = new BridgeLines();
+  private readonly toServerSide = (f: Frame | BigFrame): void =>
+    this.serverSide.onFrame(f, this.bridge.take() ? "bridge" : undefined);
   /** Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on. */
   private readonly bigToClientSide: ((f: BigFrame) => void) | undefined;
   private readonly bigToServerSide: ((f: BigFrame) => void) | undefined;
@@ -141,6 +146,10 @@ export class LocalFrames implements Frames {
         : this.s2c.push(chunk, this.toServerSide, this.bigToServerSide);
     this.backlog?.check();
     return ok;
+  }
+
+  bridgeLines(lines: readonly number[]): void {
+    this.bridge.add(lines);
   }
 
   end(from: Side): void {

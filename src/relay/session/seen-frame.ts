@@ -30,15 +30,19 @@ export function guessNonJson(f: SeenFrame): boolean {
   return looksNonJson(isBig(f) ? Buffer.from(edges(f.text)) : f.bytes);
 }
 
-/** `validJson`: the relay parsed this frame (the log may keep its bytes unescaped). */
+/**
+ * `validJson`: the relay parsed this frame (the log may keep its bytes unescaped). `by`: the
+ * `--url` bridge wrote it (a line that long is never one: the bridge writes short errors).
+ */
 export function logSeen(
   log: RelayLog,
   dir: "c2s" | "s2c",
   f: SeenFrame,
   nonJson: boolean,
   validJson = false,
+  by?: "bridge",
 ): void {
-  if (!isBig(f)) return log.frame(dir, f.bytes, f.eol, nonJson, validJson);
+  if (!isBig(f)) return log.frame(dir, f.bytes, f.eol, nonJson, validJson, by);
   log.bigFrame(dir, f, nonJson);
   // Right after its frame: what was read of it is less than the frame.
   if (f.cut) log.event("frame-cut", { dir, ...f.cut });

@@ -93,6 +93,9 @@ export class Session {
     o.input.once("error", ended);
     child.takePipes?.();
     child.stdout.on("data", (chunk: Buffer) => {
+      // Before the chunk is read: which of its lines the endpoint wrote itself (decision 0114).
+      const own = child.takeOwnLines?.();
+      if (own !== undefined && own.length > 0) frames.bridgeLines(own);
       if (pass && !frames.overflowed("server")) this.toClient.write(chunk);
       if (!frames.push("server", chunk)) this.tooLarge("server");
       if (pass) frames.afterServerChunk();

@@ -72,6 +72,8 @@ export async function openShadowSession(
         return void frames.push("client", bytesOf(m[1]));
       case "s":
         return void frames.push("server", bytesOf(m[1]));
+      case "sb":
+        return frames.bridgeLines(m[1]);
       case "ce":
         return frames.end("client");
       case "se":

@@ -1,6 +1,7 @@
 // Shapes shared by the relay's parts.
 import type { Eol } from "../../core/framing/line-splitter.js";
 import { isSpace } from "../../core/json/json-chars.js";
+import type { FrameAuthor } from "../../log/records.js";
 
 /**
  * What the relay needs from the session log. src/log/writer.ts's SessionLog has this shape (and
@@ -9,7 +10,8 @@ import { isSpace } from "../../core/json/json-chars.js";
 export interface RelayLog {
   /**
    * `validJson`: the relay parsed these exact bytes (the log may then keep them unescaped).
-   * `by`: effectgate wrote the frame itself (a refusal, an error answer, a question).
+   * `by`: effectgate wrote the frame itself (a refusal, an error answer, a question), or its
+   * `--url` bridge did (`bridge`, decision 0114).
    */
   frame(
     dir: "c2s" | "s2c",
@@ -17,7 +19,7 @@ export interface RelayLog {
     eol: Eol,
     nonJson: boolean,
     validJson?: boolean,
-    by?: "effectgate",
+    by?: FrameAuthor,
   ): void;
   /** A frame known only by its size, head and hash (a huge line in pass-through). */
   bigFrame(

@@ -39,6 +39,8 @@ export type ToWorker =
   | ["x", string]
   /** A line effectgate wrote on the relay's thread (the answer to a failed start): logged with `by`. */
   | ["of", string]
+  /** The server endpoint wrote these of its stdout lines itself (bridge-lines.ts). */
+  | ["sb", number[]]
   | ["sync", number]
   | ["exit", Parameters<RelayLog["exit"]>[0]];
 
@@ -149,6 +151,7 @@ export class Shadow {
     this.own = new OwnLines(this.gauges.server, io.toClient);
     return {
       push: (from, chunk) => this.push(from, chunk),
+      bridgeLines: (lines) => this.post(["sb", [...lines]]),
       end: (from) => this.post([from === "client" ? "ce" : "se"]),
       overflowed: (from) => this.gauges[from].overflow,
       afterServerChunk: () => this.own?.flush(),
