@@ -58,7 +58,7 @@ async function failingServer(): Promise<{ url: string; calls: string[]; close():
   };
 }
 
-let done: Array<() => Promise<void> | void> = [];
+const done: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const d of done.splice(0).reverse()) await d();
 });
@@ -94,7 +94,14 @@ const idOf = (r: Rec) => (r.json as { id?: unknown } | undefined)?.id;
 describe("effectgate --url marks the bridge's own answers in the log", () => {
   it.each([
     // At enforce the taint refuses the next call, and that refusal is the relay's own frame.
-    ["enforce", [[1, "bridge"], [2, "effectgate"]], [0]],
+    [
+      "enforce",
+      [
+        [1, "bridge"],
+        [2, "effectgate"],
+      ],
+      [0],
+    ],
     ["observe", [[1, "bridge"]], [0, 2]],
   ] as const)(
     "at %s: the bridge's error answer has by: bridge, the server's answers have no by",
