@@ -5,54 +5,34 @@ import { timeOf, type EventLike, type FrameLike, type LogEntry, type RecordLike 
 import { headFacts, loggedText } from "./logged-frames.js";
 import { failureOf, firstText, idKey, isRecord, parseFrame, toolOf, type Message } from "./messages.js";
 import { eventItems } from "./event-items.js";
+import { RefusedCalls, type Pending } from "./refused-calls.js";
 import { RequestMatcher } from "./request-matcher.js";
 import type { ReplayItem, ReplaySession } from "./replay-item.js";
-import { newSummary, noteHandshake, type CallRecord } from "./summary.js";
-
-interface Pending {
-  method: string;
-  tool: string | undefined;
-  at: number;
-  params: unknown;
-  /** The summary's record of it, for a client's tools/call. */
-  call?: CallRecord;
-}
+import { newSummary, noteHandshake } from "./summary.js";
 
 class SessionBuilder {
   readonly session: ReplaySession;
   private readonly start: number;
   /** Requests waiting for answers, and answers parked before their call (request-matcher.ts). */
   private readonly matcher = new RequestMatcher<Pending, ReplayItem>();
-  /**
-   * The tools/call records of the last client frame that held requests (or could not be read):
-   * a refusal that names no usable id, or an id its frame did not show, is about one of them.
-   */
-  private clientCalls: CallRecord[] = [];
   /** Ids of the requests in the client frame being read. */
   private frameRequests: string[] = [];
-  /** Ids a `decision` refused since the last client frame: the `refused` event repeats them. */
-  private readonly decided = new Set<string>();
   /** Bytes go on before they are logged (observe, checks off): answers can precede their call. */
   private passThrough = false;
-  /** Refused calls (never sent to the server), until the client reuses the id for a new call. */
-  private readonly neverSent = new Map<string, Pending | null>();
-  /** The server answer that matched each call, to take it back if the call turns out refused. */
-  private readonly answeredBy = new Map<
-    string,
-    { item: ReplayItem; req: Pending; body: Record<string, unknown> }
-  >();
   /** seq of each header read: the copy at the top of a later part repeats the first. */
   private readonly headers = new Set<number>();
   /** The latest request line under each id: a decision about it adds the call's effects. */
   private readonly requestItems = new Map<string, ReplayItem>();
-  /** Each call's request line, to mark it when the call turns out refused. */
-  private readonly callItems = new Map<CallRecord, ReplayItem>();
   /** The latest REFUSED line under each id: the `refused` event after it brings its remedy. */
   private readonly refusalItems = new Map<string, ReplayItem>();
+
+  /** The calls effectgate refused, and the server answers that only seemed to answer them. */
+  private readonly refused: RefusedCalls;
 
   constructor(sid: string, first: RecordLike | undefined) {
     this.start = first ? timeOf(first.t) : NaN;
     this.session = { sid, start: first?.t ?? null, header: null, items: [], summary: newSummary() };
+    this.refused = new RefusedCalls(this.matcher, this.session.summary);
   }
 
   offset(t: string): number | null {
@@ -121,11 +101,11 @@ class SessionBuilder {
     if (!logged.whole) return this.cutFrame(line, at, r, logged.text);
     const parsed = r.nonJson ? undefined : parseFrame(logged.text);
     if (!parsed) {
-      if (r.dir === "c2s") this.clientCalls = [];
+      if (r.dir === "c2s") this.refused.newClientFrame();
       items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `(not JSON) ${logged.text}` });
       return;
     }
-    if (r.dir === "c2s" && parsed.messages.some((m) => m.kind !== "response")) this.clientCalls = [];
+    if (r.dir === "c2s" && parsed.messages.some((m) => m.kind !== "response")) this.refused.newClientFrame();
     for (const m of parsed.messages) this.message(line, at ?? NaN, r, m, parsed.batch);
   }
 
@@ -138,7 +118,7 @@ class SessionBuilder {
     const what = `(truncated frame, ${r.size} bytes)`;
     const facts = headFacts(head);
     const items = this.session.items;
-    if (r.dir === "c2s") this.clientCalls = [];
+    if (r.dir === "c2s") this.refused.newClientFrame();
     if (facts.id === undefined) {
       items.push({ line, offsetMs: at, kind: "frame", dir: r.dir, detail: `${what} ${head}` });
       return;
@@ -195,15 +175,13 @@ class SessionBuilder {
         ? this.session.summary.noteCall(key, tool ?? "(no name)")
         : undefined;
     if (call) {
-      this.clientCalls.push(call);
-      this.callItems.set(call, item);
+      this.refused.called(call, item);
     }
     if (dir === "c2s") this.requestItems.set(key, item);
     this.frameRequests.push(key);
     this.matcher.request(key, { method, tool, at, params, ...(call ? { call } : {}) });
     // A new call under a refused call's id may well be sent and answered.
-    this.neverSent.delete(key);
-    this.answeredBy.delete(key);
+    this.refused.reused(key);
   }
 
   /**
@@ -211,7 +189,7 @@ class SessionBuilder {
    * calls' answers when they carry their ids (observe only); any other has no matching request.
    */
   private settleEarly(): void {
-    this.decided.clear();
+    this.refused.clientFrameRead();
     const s = this.session.summary;
     for (const { request: req, answer: item } of this.matcher.claim(this.frameRequests)) {
       item.marker = "EARLY";
@@ -255,7 +233,7 @@ class SessionBuilder {
     const own = dir === "s2c" && this.matcher.ownAnswer(key, r.by);
     // A log that marks effectgate's frames shows a server answer to a refused call for what it
     // is, wherever it falls: it answers nothing, and effectgate's own answer is still to come.
-    const forged = dir === "s2c" && !own && this.matcher.marksOwn && this.neverSent.has(key);
+    const forged = dir === "s2c" && !own && this.matcher.marksOwn && this.refused.neverReached(key);
     const req = forged ? undefined : this.matcher.answer(key);
     const failure = failureOf(m.body);
     const outcome = own ? "refusal" : failure ? ("error" in m.body ? "error" : "tool-error") : "result";
@@ -280,12 +258,12 @@ class SessionBuilder {
         for (const t of result["tools"])
           if (isRecord(t) && typeof t["name"] === "string") s.tools.add(t["name"]);
       }
-      if (dir === "s2c" && !own) this.answeredBy.set(key, { item, req, body: m.body });
+      if (dir === "s2c" && !own) this.refused.answered(key, item, req, m.body);
     }
     if (failure)
       item.detail = failure.code === undefined ? failure.message : `${failure.code} ${failure.message}`;
-    if (dir === "s2c" && !own && !req && this.neverSent.has(key))
-      unasked(item, m.body, this.neverSent.get(key) ?? undefined);
+    if (dir === "s2c" && !own && !req && this.refused.neverReached(key))
+      this.refused.markUnasked(item, m.body, key);
     else if (dir === "s2c" && !req && !own) this.unmatched(item, m.body, key);
     this.session.items.push(item);
   }
@@ -303,83 +281,10 @@ class SessionBuilder {
       this.session.summary.answersWithoutRequest += 1;
   }
 
-  /**
-   * Effectgate refused `id`: its answer is the next s2c frame. A server answer logged before the
-   * refusal (between the call and its judgement) answered a call the server never received:
-   * it is marked as such, and the call waits for effectgate's answer again.
-   */
-  private refusing(id: JsonRpcId): void {
-    const key = idKey("c2s", id);
-    this.matcher.refused(key);
-    this.takeBack(key);
-    this.neverSent.set(key, this.matcher.waitingFor(key) ?? null);
-  }
-
-  /** A server answer to a call that turns out refused was not its answer: the call waits again. */
-  private takeBack(key: string): void {
-    const early = this.answeredBy.get(key);
-    this.answeredBy.delete(key);
-    if (early && this.matcher.waitAgain(key, early.req)) {
-      unasked(early.item, early.body, early.req);
-      if (early.req.call) delete early.req.call.outcome;
-    }
-  }
-
-  /**
-   * A refusal record names a call effectgate answered itself. Returns whether it is the first
-   * record to say so (the `refused` event repeats what a `decision` said). The call is the
-   * latest one with that id still waiting; else, when the id is unusable (`""`, null) or its
-   * frame could not be read, one of the last client frame's calls that this kind of record has
-   * not named yet; else a call known only from the refusal, counted all the same.
-   */
-  private refusedCall(
-    id: JsonRpcId | undefined,
-    by: "decision" | "event",
-    method: string | undefined,
-    tool: string | undefined,
-  ): boolean {
-    const key = id === undefined ? undefined : idKey("c2s", id);
-    if (key !== undefined) this.takeBack(key);
-    const open = (c: CallRecord | undefined): c is CallRecord =>
-      c !== undefined && c.outcome === undefined && c.refused?.[by] === undefined;
-    const byId = key === undefined ? undefined : this.session.summary.call(key);
-    // Named again by a record of the same kind (an id listed twice): one refusal, said once.
-    if (byId !== undefined && byId.outcome === undefined && byId.refused?.[by] !== undefined) return false;
-    let call = open(byId)
-      ? byId
-      : this.clientCalls.find((c) => open(c) && (key === undefined || c.key === undefined));
-    const calledTools = (method ?? "tools/call") === "tools/call";
-    if (!call && calledTools) {
-      call = this.session.summary.noteCall(key, tool ?? "(frame not readable)");
-      this.clientCalls.push(call);
-    }
-    if (call && key !== undefined && call.key === undefined) this.session.summary.setKey(call, key);
-    if (key !== undefined && id !== undefined) {
-      if (call)
-        this.matcher.waitAgain(key, {
-          method: method ?? "tools/call",
-          tool: call.tool,
-          at: NaN,
-          params: undefined,
-          call,
-        });
-      this.refusing(id);
-    }
-    // Methods other than tools/call have no call record: the id says whether it was said already.
-    const first = call ? call.refused === undefined : key === undefined || !this.decided.has(key);
-    if (call) {
-      call.refused = { ...call.refused, [by]: true };
-      const request = this.callItems.get(call);
-      if (request) request.refused = true;
-    }
-    if (key !== undefined && by === "decision") this.decided.add(key);
-    return first;
-  }
-
   private event(line: number, at: number | null, r: EventLike): void {
     const items = eventItems(line, at, r, {
       handshake: (d) => noteHandshake(this.session.summary, d),
-      refusedCall: (id, by, method, tool) => this.refusedCall(id, by, method, tool),
+      refusedCall: (id, by, method, tool) => this.refused.refusedCall(id, by, method, tool),
       judged: (id, effects) => {
         const item = id === undefined ? undefined : this.requestItems.get(idKey("c2s", id));
         if (!item || effects.shown.length === 0) return;
@@ -405,24 +310,6 @@ class SessionBuilder {
   finish(): ReplaySession {
     this.session.summary.finish();
     return this.session;
-  }
-}
-
-/**
- * Mark a server answer to a call effectgate refused, which never reached the server: a forged
- * or guessed answer, shown with what it said (a plain result says nothing otherwise).
- */
-function unasked(item: ReplayItem, body: Record<string, unknown>, req: Pending | undefined): void {
-  item.marker = "UNASKED";
-  if (req) {
-    item.answers = req.method;
-    if (req.tool !== undefined) item.tool = req.tool;
-  }
-  delete item.latencyMs;
-  const result = body["result"];
-  if (item.detail === undefined && isRecord(result)) {
-    const text = firstText(result);
-    if (text !== undefined) item.detail = text;
   }
 }
 
