@@ -1,17 +1,15 @@
 // One logged session rebuilt as enforce and as strict would have run it (decisions 0032, 0065).
-// Every judged call is judged again by a fresh session judge per level; an answer reaches a
-// level's judge (and may taint it) only when that level would have sent the call to the server.
-// An answer effectgate wrote (a refusal, an error answer, a question) is effectgate's text, not
-// the tool's, and reaches no judge: a log whose header has `marksOwn` marks those frames with
-// `by` (decision 0112); for an older log the legacy path infers them from the refusal records. An answer to no request is
+// Every judged call is judged again by a fresh session judge per level (call-rejudge.ts); an
+// answer reaches a level's judge (and may taint it) only when that level would have sent the
+// call to the server. An answer effectgate wrote (a refusal, an error answer, a question) is
+// effectgate's text, not the tool's, and reaches no judge: a log whose header has `marksOwn`
+// marks those frames with `by: "effectgate"` (decision 0112); for an older log the legacy path
+// infers them from the refusal records. The `--url` bridge's answers (`by: "bridge"`) quote the
+// server and reach the judges like its answers (decision 0114). An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
 // unless the log shows the relay dropping it (`answer-dropped`).
-import { channelFor, isAsked, type CallChannel } from "../gate/ask-channel.js";
-import { DialogLimiter } from "../gate/dialog-limit.js";
-import { requestCapabilities } from "../gate/input-required.js";
+import type { CallChannel } from "../gate/ask-channel.js";
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
-import { askQuestion } from "../gate/ask-text.js";
-import { outcomeFor, type Outcome } from "../gate/levels.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
 import { RequestMatcher } from "../replay/request-matcher.js";
 import {
@@ -21,13 +19,13 @@ import {
   refusedCalls,
   REFUSING_OUTCOMES,
 } from "../replay/logged-frames.js";
-import { effectText } from "../replay/effect-text.js";
-import { idKey, isRecord, parseFrame, toolOf } from "../replay/messages.js";
+import { idKey, isRecord, parseFrame } from "../replay/messages.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
-import type { Decision, JsonRpcId, Verdict } from "../types.js";
+import type { JsonRpcId, Verdict } from "../types.js";
 import { serverMessageAsAnswer } from "../wire/server-message.js";
 import type { Flagged } from "./benign.js";
-import { answerableId, readClientFrame, type ClientRequest, type JudgedCall } from "../wire/client-frame.js";
+import { answerableId, readClientFrame, type ClientRequest } from "../wire/client-frame.js";
+import { CallRejudge } from "./call-rejudge.js";
 import { looksLikeJudgedCall } from "../wire/judged-call-text.js";
 
 export type RebuiltLevel = "enforce" | "strict";
@@ -90,14 +88,13 @@ export class SessionRebuild {
   private claimed: { sent: Sent; body: Answer }[] = [];
   private heard: Heard[] = [];
   private frames = 0;
-  private canAsk = false;
+  /** Each call judged again at both levels, and counted. */
+  private readonly calls: CallRejudge;
   /** Legacy logs: ids of effectgate's own questions (`ask` events), not the server's frames. */
   private readonly asks = new Set<string>();
-  /** The relay's flood limit on dialogs, per session as in the relay; the log's times are its clock. */
-  private readonly dialogs = new DialogLimiter();
 
   constructor(
-    private readonly sid: string,
+    sid: string,
     makeJudge: () => SessionJudgeApi,
     private readonly counts: Counts,
     /** `countFrom`: calls logged before this moment (ms) are judged, for taint, but not counted. */
@@ -110,6 +107,7 @@ export class SessionRebuild {
     },
   ) {
     this.judges = { enforce: makeJudge(), strict: makeJudge() };
+    this.calls = new CallRejudge(sid, this.judges, counts, opts);
   }
 
   add(file: string, line: number, r: RecordLike): void {
@@ -154,117 +152,16 @@ export class SessionRebuild {
             const id = answerableId(call);
             return id !== undefined ? [{ method: call.method, id, params: undefined }] : [];
           });
-    for (const req of requests) if (req.method === "initialize") this.noteInitialize(req.params);
+    for (const req of requests) if (req.method === "initialize") this.calls.noteInitialize(req.params);
     // Any call a level refuses keeps the whole frame (a batch too) from the server at that level.
     const reaches: Record<RebuiltLevel, boolean> = { enforce: true, strict: true };
     const alone = read.kind === "parsed" && read.members === undefined && read.calls.length === 1;
     for (const call of read.calls) {
-      const refused = this.judgeCall(file, line, r.t, call, alone);
+      const refused = this.calls.judge(file, line, r.t, call, alone);
       for (const level of LEVELS) if (refused[level]) reaches[level] = false;
     }
     this.track(requests, frame, reaches);
     this.claimEarly(requests);
-  }
-
-  /** Judge one call at each level; says which levels refuse it. */
-  private judgeCall(
-    file: string,
-    line: number,
-    t: string,
-    call: JudgedCall,
-    alone: boolean,
-  ): Record<RebuiltLevel, boolean> {
-    const c = this.counts;
-    const d = {
-      enforce: this.judges.enforce.judge(call.method, call.params, call.problem),
-      strict: this.judges.strict.judge(call.method, call.params, call.problem),
-    };
-    const out: Record<RebuiltLevel, Outcome> = {
-      enforce: outcomeFor("enforce", d.enforce.verdict),
-      strict: outcomeFor("strict", d.strict.verdict),
-    };
-    // A question reaches a person in the chat (elicitation, input_required) or in a desktop
-    // dialog, as in the relay (ask-channel.ts); a benign session's user says yes at once. Out of
-    // band, the call is refused with an id; so is a dialog question over the flood limit.
-    const picked =
-      out.strict === "ask"
-        ? channelFor({
-            modern: call.modern,
-            capabilities: requestCapabilities(call.params),
-            legacyCanElicit: this.canAsk,
-            alone,
-            fits: askQuestion({
-              method: call.method,
-              params: call.params,
-              decision: d.strict,
-              policySource: "",
-            }).ok,
-            dialog: this.opts.dialog === true,
-          })
-        : undefined;
-    const channel = picked === "dialog" ? this.dialogTurn(t) : picked;
-    const asked = channel !== undefined && channel !== "flood" && isAsked(channel);
-    const refused = {
-      enforce: out.enforce === "refuse",
-      strict: out.strict === "refuse" || (out.strict === "ask" && !asked),
-    };
-    if (this.opts.countFrom !== undefined && !(Date.parse(t) >= this.opts.countFrom)) return refused;
-    c.calls += 1;
-    c.verdicts[d.enforce.verdict] += 1;
-    c.strictVerdicts[d.strict.verdict] += 1;
-    if (out.enforce === "refuse") c.blocks.enforce += 1;
-    // Every confirm at strict interrupts: a refusal, or a question to the user (decision 0033).
-    if (out.strict !== "forward") c.blocks.strict += 1;
-    if (channel !== undefined) c.asks[channel] += 1;
-    if (d.enforce.verdict !== "allow") {
-      const row = (c.rules[d.enforce.rule ?? "(no rule)"] ??= { confirm: 0, deny: 0 });
-      row[d.enforce.verdict] += 1;
-    }
-    if (d.enforce.verdict !== "allow" || d.strict.verdict !== "allow")
-      c.flagged.push({
-        ...this.flaggedRow(file, line, t, call, d.enforce, d.strict),
-        outcomes: { enforce: out.enforce, strict: refused.strict ? "refuse" : out.strict },
-      });
-    return refused;
-  }
-
-  /** A dialog opens at `t` unless the flood limit refuses it; it is answered at once. */
-  private dialogTurn(t: string): "dialog" | "flood" {
-    const turn = this.dialogs.take(Date.parse(t));
-    if (!turn.ok) return "flood";
-    this.dialogs.close();
-    return "dialog";
-  }
-
-  private flaggedRow(
-    file: string,
-    line: number,
-    t: string,
-    call: JudgedCall,
-    d: Decision,
-    strict: Decision,
-  ): Omit<Flagged, "outcomes"> {
-    const effect = d.effects[0] ?? strict.effects[0];
-    return {
-      file,
-      line,
-      sid: this.sid,
-      t,
-      method: call.method,
-      tool: toolOf(call.method, call.params),
-      verdict: d.verdict,
-      rule: d.rule,
-      reason: d.reason,
-      tainted: d.tainted,
-      ...(strict.verdict !== d.verdict ? { strict: strict.verdict } : {}),
-      ...(effect !== undefined ? { effect: effectText(effect) ?? effect.spelled } : {}),
-      ...(this.opts.withParams === true ? { params: call.params } : {}),
-    };
-  }
-
-  private noteInitialize(params: unknown): void {
-    const caps = isRecord(params) ? params["capabilities"] : undefined;
-    this.canAsk = isRecord(caps) && caps["elicitation"] !== undefined;
   }
 
   private track(
