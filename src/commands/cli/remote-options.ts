@@ -1,30 +1,15 @@
 // The options of a remote server (`--url`), declared once for the relay and `approve`.
 import { UsageError } from "../../core/errors.js";
+import type { OAuthChoice } from "../../relay/remote/start.js";
 import type { OptionDeclaration } from "./declaration.js";
 
-export interface RemoteArgs {
+export interface RemoteArgs extends OAuthChoice {
   url: string;
   /** `--header 'Name: value'` texts, as given. */
   headers: string[];
   /** `--header-env Name=VAR` texts: a header whose whole value is an environment variable. */
   headerEnv: string[];
   transport: "auto" | "http" | "sse";
-  oauthClientId?: string;
-  oauthClientSecretEnv?: string;
-  oauthClientMetadataUrl?: string;
-  oauthCallbackPort?: number;
-  /** The authorization server's issuer for the client-credentials grant (no browser). */
-  oauthClientCredentials?: string;
-  /** A machine client's private key file (private_key_jwt instead of a secret). */
-  oauthClientKeyFile?: string;
-  /** The environment variable holding that key. */
-  oauthClientKeyEnv?: string;
-  /** Cross-app access: the MCP authorization server's issuer, and the enterprise IdP. */
-  oauthCrossApp?: string;
-  oauthIdpTokenEndpoint?: string;
-  oauthIdpClientId?: string;
-  oauthIdpClientSecretEnv?: string;
-  oauthIdTokenEnv?: string;
 }
 
 export const urlOption: OptionDeclaration = {

@@ -27,13 +27,8 @@ import { RawBodies, type FetchLike } from "./wire-fetch.js";
 
 export type TransportChoice = "auto" | "http" | "sse";
 
-export interface RemoteChoice {
-  url: string;
-  /** `--header` option texts, as given. */
-  headers: readonly string[];
-  /** `--header-env Name=VAR` option texts. */
-  headerEnv?: readonly string[];
-  transport: TransportChoice;
+/** How the bridge signs in: `--oauth-…` options, read once by the CLI (remote-options.ts). */
+export interface OAuthChoice {
   oauthClientId?: string;
   /** The environment variable holding the pre-registered client's secret. */
   oauthClientSecretEnv?: string;
@@ -52,6 +47,15 @@ export interface RemoteChoice {
   oauthIdpClientId?: string;
   oauthIdpClientSecretEnv?: string;
   oauthIdTokenEnv?: string;
+}
+
+export interface RemoteChoice extends OAuthChoice {
+  url: string;
+  /** `--header` option texts, as given. */
+  headers: readonly string[];
+  /** `--header-env Name=VAR` option texts. */
+  headerEnv?: readonly string[];
+  transport: TransportChoice;
 }
 
 export interface PreparedRemote {
