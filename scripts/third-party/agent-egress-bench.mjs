@@ -8,34 +8,26 @@
 // PATH is a checkout of https://github.com/luckyPipewrench/agent-egress-bench (its cases/ folder,
 // or a folder of case files in its format). Without --level every level runs, and `off`
 // (EFFECTGATE_OFF=1) is the floor.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { planCase, scoreCase } from "./egress-bench-plan.mjs";
 import { madeSecrets } from "./made-secrets.mjs";
 import { didReach, LEVELS, runSession } from "./relay-session.mjs";
 import { printTable } from "./score-table.mjs";
+import { suiteFiles } from "./suite-files.mjs";
 
 /** Every case file under `dir`, recursively, that is an mcp_stdio case. */
 export function readCases(dir) {
   const out = [];
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith(".json")) {
-        let c;
-        try {
-          c = JSON.parse(readFileSync(p, "utf8"));
-        } catch (e) {
-          throw new Error(`${p}: expected a case in JSON, got ${e.message}`, { cause: e });
-        }
-        if (c?.transport === "mcp_stdio") out.push(c);
-      }
+  for (const p of suiteFiles(dir, "cases", (name) => name.endsWith(".json"))) {
+    let c;
+    try {
+      c = JSON.parse(readFileSync(p, "utf8"));
+    } catch (e) {
+      throw new Error(`${p}: expected a case in JSON, got ${e.message}`, { cause: e });
     }
-  };
-  const casesDir = join(dir, "cases");
-  walk(statSync(casesDir, { throwIfNoEntry: false })?.isDirectory() ? casesDir : dir);
+    if (c?.transport === "mcp_stdio") out.push(c);
+  }
   return out;
 }
 

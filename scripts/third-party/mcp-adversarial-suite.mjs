@@ -9,47 +9,38 @@
 // PATH is a checkout of https://github.com/mcptrust/mcp-adversarial-suite (or a folder of
 // scenario files in its format). Each scenario runs without a lock and with a lock approved on
 // the server's baseline.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Command, Option } from "commander";
 import { parse } from "yaml";
 import { planScenario, scoreScenario } from "./adversarial-suite-plan.mjs";
 import { didReach, LEVELS, runSession } from "./relay-session.mjs";
 import { printTable, tally } from "./score-table.mjs";
+import { suiteFiles } from "./suite-files.mjs";
 
 /** Every scenario file under `dir` (recursively), parsed, with its expected_outcomes file. */
 export function readScenarios(dir) {
   const out = [];
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(name)) {
-        let scenario;
-        try {
-          scenario = parse(readFileSync(p, "utf8"));
-        } catch (e) {
-          throw new Error(`${p}: expected a scenario in YAML, got ${e.message}`, { cause: e });
-        }
-        if (typeof scenario?.name !== "string")
-          throw new Error(`${p}: name: expected a scenario name, got none`);
-        let expected;
-        if (typeof scenario.expected_outcomes === "string") {
-          // The suite names the file from its root (scenarios/insecurefs/…); a copy may hold it beside the scenario.
-          const candidates = [
-            join(dir, "..", scenario.expected_outcomes),
-            join(dirname(p), scenario.expected_outcomes.split("/").pop()),
-          ];
-          const found = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
-          if (found) expected = JSON.parse(readFileSync(found, "utf8"));
-        }
-        out.push({ scenario, expected });
-      }
+  for (const p of suiteFiles(dir, "scenarios", (name) => /\.ya?ml$/.test(name))) {
+    let scenario;
+    try {
+      scenario = parse(readFileSync(p, "utf8"));
+    } catch (e) {
+      throw new Error(`${p}: expected a scenario in YAML, got ${e.message}`, { cause: e });
     }
-  };
-  const scenariosDir = join(dir, "scenarios");
-  const root = statSync(scenariosDir, { throwIfNoEntry: false })?.isDirectory() ? scenariosDir : dir;
-  walk(root);
+    if (typeof scenario?.name !== "string") throw new Error(`${p}: name: expected a scenario name, got none`);
+    let expected;
+    if (typeof scenario.expected_outcomes === "string") {
+      // The suite names the file from its root (scenarios/insecurefs/…); a copy may hold it beside the scenario.
+      const candidates = [
+        join(dir, "..", scenario.expected_outcomes),
+        join(dirname(p), scenario.expected_outcomes.split("/").pop()),
+      ];
+      const found = candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile());
+      if (found) expected = JSON.parse(readFileSync(found, "utf8"));
+    }
+    out.push({ scenario, expected });
+  }
   return out;
 }
 
