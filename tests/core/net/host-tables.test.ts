@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { ipv4Number, ipv6Words, samePrefix } from "../../../src/core/net/address.js";
 import { describeDestination } from "../../../src/core/net/destination-text.js";
+import { compileHostPattern } from "../../../src/core/net/host-pattern.js";
+import { hostReadings } from "../../../src/core/net/host-readings.js";
 import { canonicalHost, hostClass } from "../../../src/core/net/host.js";
 
 describe("canonicalHost: the port each scheme implies", () => {
@@ -54,6 +56,23 @@ describe("canonicalHost: the port each scheme implies", () => {
     expect(canonicalHost("build.example:src/x")?.host).toBe("build.example");
     expect(canonicalHost("//h.example:22/x")).toEqual({ host: "h.example", port: 22 });
     expect(canonicalHost("D:/work/x")).toBeUndefined();
+    expect(canonicalHost("git@host.example:repos//")?.host).toBe("host.example");
+    expect(canonicalHost("[zz]:srv/x")).toBeUndefined();
+    expect(canonicalHost("x.example//")?.host).toBe("x.example");
+    // A scheme later in the text is not the text's scheme.
+    expect(canonicalHost("a.example/?next=http://b.example/")).toEqual({ host: "a.example" });
+  });
+
+  it("an opaque host is decoded once more than an http host", () => {
+    expect(canonicalHost("ssh://a%252Eb.example/")?.host).toBe("a.b.example");
+  });
+
+  it("mailto: takes the host after the address's last @, decoded", () => {
+    expect(canonicalHost("mailto:@b.example")).toEqual({ scheme: "mailto", host: "b.example" });
+    expect(canonicalHost("mailto:a%3F@c.example")).toEqual({ scheme: "mailto", host: "c.example" });
+    expect(canonicalHost("mailto:a%2Fb@c.example")).toEqual({ scheme: "mailto", host: "c.example" });
+    // A malformed escape is kept as written, not a reason to lose the host.
+    expect(canonicalHost("mailto:%zz@b.example")).toEqual({ scheme: "mailto", host: "b.example" });
   });
 });
 
@@ -184,6 +203,9 @@ describe("address readings", () => {
     expect(ipv6Words("[1::2::3]")).toBeUndefined();
     expect(ipv6Words("[1:2:3:4:5:6:7]")).toBeUndefined();
     expect(ipv6Words("[1:2:3:4:5:6:7:8:9]")).toBeUndefined();
+    expect(ipv6Words("[1:2:3:4::5:6:7:8:9]")).toBeUndefined();
+    // A `::` that stands for no words is read (the URL standard never writes one).
+    expect(ipv6Words("[1:2:3:4::5:6:7:8]")).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(ipv6Words("[g::1]")).toBeUndefined();
     expect(ipv6Words("[12345::1]")).toBeUndefined();
     expect(ipv6Words("[x1::1]")).toBeUndefined();
@@ -217,5 +239,66 @@ describe("describeDestination", () => {
     expect(describeDestination({ recipient: "#ops", service: "its server" })).toBe(
       "#ops on the tool's own server",
     );
+  });
+});
+
+describe("host patterns: each way a pattern is refused, and prefix-length edges", () => {
+  const refused = (text: string): string => {
+    const c = compileHostPattern(text);
+    return c.ok ? "accepted" : c.expected.replace(/^.*\(/, "").replace(/\)$/, "");
+  };
+  const test = (pattern: string, host: string, port?: number): boolean => {
+    const c = compileHostPattern(pattern);
+    if (!c.ok) throw new Error(c.expected);
+    return c.pattern.test(host, port);
+  };
+
+  it("names what is wrong", () => {
+    expect(refused("   ")).toBe("got an empty pattern");
+    expect(refused("<nope>")).toBe("there is no class <nope>");
+    expect(refused("a<loopback>")).toBe("it is not a host the URL standard accepts");
+    expect(refused("<loopback>x")).toBe("it is not a host the URL standard accepts");
+    expect(refused("10.0.0.0/33")).toBe("an IPv4 prefix length is 0 to 32");
+    expect(refused("fe80::/129")).toBe("an IPv6 prefix length is 0 to 128");
+    expect(refused("1.2.3/8")).toBe("the address before / is not an IP address");
+    expect(refused("g10.0.0.0/8")).toBe("write the host alone, without a scheme, path or user");
+    expect(refused("10.0.0.0/8x")).toBe("write the host alone, without a scheme, path or user");
+    expect(refused("https://x.example")).toBe("write the host alone, without a scheme, path or user");
+    expect(refused("a b")).toBe("it is not a host the URL standard accepts");
+  });
+
+  it("trims the pattern and keeps the text as written", () => {
+    const c = compileHostPattern(" * ");
+    expect(c.ok && c.pattern.text).toBe(" * ");
+    expect(test(" * ", "anything.example")).toBe(true);
+    expect(test(" <loopback> ", "127.0.0.1")).toBe(true);
+  });
+
+  it("takes prefix lengths 0 and the full width, and a range holds only addresses of its family", () => {
+    expect(test("10.0.0.0/0", "203.0.113.9")).toBe(true);
+    expect(test("10.0.0.7/32", "10.0.0.7")).toBe(true);
+    expect(test("10.0.0.7/32", "10.0.0.6")).toBe(false);
+    expect(test("0.0.0.0/8", "example.com")).toBe(false);
+    expect(test("0.0.0.0/8", "[::]")).toBe(false);
+    expect(test("::/0", "[2001:db8::1]")).toBe(true);
+    expect(test("::/0", "10.0.0.1")).toBe(false);
+    expect(test("::/128", "[::]")).toBe(true);
+    expect(test("::/128", "[::1]")).toBe(false);
+    expect(test("fe80::/10", "example.com")).toBe(false);
+  });
+});
+
+describe("hostReadings: each reading once, and only of text that names a host", () => {
+  it("the two readings differ by port: both are kept", () => {
+    expect(hostReadings("http://x.example:8080\\@x.example/")).toEqual([
+      { scheme: "http", host: "x.example", port: 8080 },
+      { scheme: "http", host: "x.example", port: 80 },
+    ]);
+  });
+
+  it("no scheme, no host, or a scheme after other text", () => {
+    expect(hostReadings("x.example")).toEqual([{ host: "x.example" }]);
+    expect(hostReadings("two words")).toEqual([]);
+    expect(hostReadings("see http://good.example\\@169.254.169.254/")).toEqual([]);
   });
 });
