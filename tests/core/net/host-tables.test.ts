@@ -200,6 +200,7 @@ describe("address readings", () => {
     expect(ipv6Words("::1")).toBeUndefined();
     expect(ipv6Words("[::1")).toBeUndefined();
     expect(ipv6Words("::1]")).toBeUndefined();
+    expect(ipv6Words("1::1]")).toBeUndefined();
     expect(ipv6Words("[1::2::3]")).toBeUndefined();
     expect(ipv6Words("[1:2:3:4:5:6:7]")).toBeUndefined();
     expect(ipv6Words("[1:2:3:4:5:6:7:8:9]")).toBeUndefined();
