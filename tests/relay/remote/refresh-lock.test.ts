@@ -53,9 +53,35 @@ describe("two relays refreshing one server's tokens at once", () => {
       ).toEqual(Array.from({ length: round }, () => true));
     }
     // One sign-in in all: no refused refresh sent anyone back to the browser.
-    expect(fx.events.filter((e) => e.kind === "authorize")).toHaveLength(1);
+    const said = `${JSON.stringify(fx.events)}\n${a.stderr()}\n${b.stderr()}`;
+    expect(fx.events.filter((e) => e.kind === "authorize"), said).toHaveLength(1);
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
     const dir = join(box.home, ".effectgate", "oauth");
     expect(readdirSync(dir).filter((f) => f.includes(".lock"))).toEqual([]);
+  });
+
+  it("a relay that listens on another port refreshes with the registration the tokens were issued to", async () => {
+    // b cannot listen on the port a registered (a holds it), so a new registration would name
+    // another redirect; but a refresh sends none. Before the fix, b registered anew, the
+    // authorization server refused a's refresh token for b's client, and b opened the browser.
+    fx = await oauthServers();
+    const box = remoteSandbox();
+    boxes.push(box);
+    const log = join(box.home, "browser.jsonl");
+    const env = { ...box.env, BROWSER, BROWSER_LOG: log };
+    const a = await bridged(fx.url, { env, home: box.home });
+    open.push(a);
+    const b = await bridged(fx.url, { env, home: box.home });
+    open.push(b);
+    fx.expireAccessTokens();
+    const answer = await b.client.callTool({ name: "echo", arguments: { text: "b" } });
+    const said = `${JSON.stringify(fx.events)}\n${b.stderr()}`;
+    expect(answer.content, said).toEqual([{ type: "text", text: "b" }]);
+    expect(fx.events.map((e) => e.kind), said).toEqual(["register", "authorize", "token", "refresh"]);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
+    // a, whose access token died too, goes on with the tokens b saved.
+    const again = await a.client.callTool({ name: "echo", arguments: { text: "a" } });
+    expect(again.content, a.stderr()).toEqual([{ type: "text", text: "a" }]);
+    expect(fx.events.filter((e) => e.kind === "authorize")).toHaveLength(1);
   });
 });

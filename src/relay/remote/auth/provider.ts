@@ -75,6 +75,8 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   private currentState: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private waiting: Promise<URLSearchParams | undefined> | undefined;
+  /** The registration this process's auth() goes with: the one its new tokens belong to. */
+  private used: StoredOAuthClientInformation | undefined;
   /** The access token the last request went with: what a 401 refused. */
   private sent: unknown;
   /** An auth() of this process between reading the tokens and saving new ones (or failing). */
@@ -112,15 +114,22 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
         client_id: pre.clientId,
         ...(pre.clientSecret !== undefined ? { client_secret: pre.clientSecret } : {}),
       } as StoredOAuthClientInformation;
+    // Tokens that can be refreshed are refreshed with the registration they were issued to,
+    // even when its redirect names another port: a second relay for the same server cannot
+    // listen on the first one's port, and a refresh sends no redirect. A new registration here
+    // would make the authorization server refuse the refresh and send the user to the browser.
+    const bound = this.o.store.tokenClient(ctx?.issuer) as StoredOAuthClientInformation | undefined;
+    if (bound && this.o.store.tokens(ctx?.issuer)?.["refresh_token"] !== undefined) return (this.used = bound);
     const client = this.o.store.client(ctx?.issuer) as StoredOAuthClientInformation | undefined;
-    // A registration for another redirect (the port was taken this time) is of no use.
+    // For a sign-in, a registration for another redirect (the port was taken this time) is of no use.
     const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
     if (client && Array.isArray(uris) && !uris.includes(this.redirectUrl)) return undefined;
-    return client;
+    return (this.used = client);
   }
 
   saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): void {
     if (this.o.preRegistered) return;
+    this.used = info;
     this.o.store.saveClient(ctx?.issuer, info as unknown as Record<string, unknown>);
   }
 
@@ -199,7 +208,11 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
   }
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
-    this.o.store.saveTokens(ctx?.issuer ?? tokens.issuer, tokens as unknown as Record<string, unknown>);
+    this.o.store.saveTokens(
+      ctx?.issuer ?? tokens.issuer,
+      tokens as unknown as Record<string, unknown>,
+      this.o.preRegistered ? undefined : (this.used as unknown as Record<string, unknown> | undefined),
+    );
     // Saved: a process (or request) waiting for this sign-in or refresh may read them now.
     this.o.lock?.release();
     this.endFlight();

@@ -14,6 +14,11 @@ import { checkOwnDir, createPrivateFile, ensurePrivateDir } from "../../../platf
 export interface IssuerState {
   client?: Record<string, unknown>;
   tokens?: Record<string, unknown>;
+  /**
+   * The registration the tokens were issued to. A refresh must go with it, whatever redirect
+   * the process now listens on; `client` may be a newer registration made for another port.
+   */
+  tokenClient?: Record<string, unknown>;
 }
 
 interface FileShape {
@@ -156,9 +161,19 @@ export class TokenStore {
     return key === undefined ? undefined : this.state.issuers[key]?.tokens;
   }
 
-  saveTokens(issuer: string | undefined, tokens: Record<string, unknown>): void {
+  /** The registration that issuer's tokens belong to (for files from before it was kept: the stored one). */
+  tokenClient(issuer: string | undefined): Record<string, unknown> | undefined {
+    const key = issuer ?? this.state.last;
+    const s = key === undefined ? undefined : this.state.issuers[key];
+    return s?.tokens === undefined ? undefined : (s.tokenClient ?? s.client);
+  }
+
+  /** Saves the tokens and, when known, the registration they were issued to. */
+  saveTokens(issuer: string | undefined, tokens: Record<string, unknown>, client?: Record<string, unknown>): void {
     const key = issuer ?? (typeof tokens["issuer"] === "string" ? tokens["issuer"] : undefined) ?? "";
-    this.issuer(key).tokens = tokens;
+    const s = this.issuer(key);
+    s.tokens = tokens;
+    if (client !== undefined) s.tokenClient = client;
     this.state.last = key;
     this.write();
   }
@@ -168,8 +183,10 @@ export class TokenStore {
     if (what === "all") this.state.issuers = {};
     else
       for (const s of Object.values(this.state.issuers)) {
+        // Tokens go with the registration they were issued to: either going takes the binding.
         if (what === "client") delete s.client;
         else delete s.tokens;
+        delete s.tokenClient;
       }
     this.write();
   }
