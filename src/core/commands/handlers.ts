@@ -7,6 +7,7 @@ import { curl, wget } from "./handlers-http.js";
 import { netcat, remoteCopy, socat, ssh } from "./handlers-remote.js";
 import { env, find, shell, xargs } from "./handlers-run.js";
 import { awk, sed } from "./handlers-scripts.js";
+import { opener, server } from "./handlers-view.js";
 
 /**
  * Programs whose words are not options and operands: their grammar, read here. Each handler
@@ -31,6 +32,8 @@ export const HANDLERS: Record<Handler, (run: Run, args: readonly Arg[], entry: P
   socat,
   env: (run, args) => env(run, args),
   dns,
+  opener,
+  server,
 };
 
 /** For a program the catalogue lists with subcommands but reads partly by handler (tests). */

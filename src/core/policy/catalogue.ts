@@ -59,7 +59,7 @@ const CLASSES = [
 export type ProgramClass = (typeof CLASSES)[number];
 
 /** Programs whose grammar is not options and operands; src/core/commands/handlers.ts reads them. */
-export const HANDLERS = ["shell", "sed", "awk", "find", "xargs", "git-config", "dd", "tar", "curl", "wget", "remote-copy", "ssh", "netcat", "socat", "env", "dns"] as const;
+export const HANDLERS = ["shell", "sed", "awk", "find", "xargs", "git-config", "dd", "tar", "curl", "wget", "remote-copy", "ssh", "netcat", "socat", "env", "dns", "opener", "server"] as const;
 export type Handler = (typeof HANDLERS)[number];
 
 export interface ProgramEntry {

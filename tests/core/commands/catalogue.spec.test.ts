@@ -318,13 +318,54 @@ const SPEC: Record<string, Row[]> = {
   "real work: what stays unknown": [
     { cmd: "psql -d app -f backend/schema.sql", yields: ["class unknown"] },
     { cmd: "supabase db push", yields: ["class unknown"] },
-    { cmd: "python3 -m http.server 8000", yields: ["class unknown"] },
-    { cmd: "xdg-open index.html", yields: ["class unknown"] },
-    // Spotlight matches file contents in every indexed folder unless -onlyin narrows it: a
-    // content search like `grep -rl`, of folders the catalogue cannot name (docs/commands.md).
-    { cmd: "mdfind -onlyin ~ 'customer financial health'", yields: ["class unknown"] },
-    { cmd: "mdfind 'kMDItemFSName == \"*health*\"c'", yields: ["class unknown"] },
     { cmd: "real_units.py", yields: ["class unknown"] },
+  ],
+  // Finders that print names from an index or a database: reads, nothing written (decision 0142).
+  "index finders": [
+    {
+      cmd: "mdfind -onlyin ~ 'customer financial health'",
+      yields: ["read ~", "class reads"],
+      not: ["class unknown", "read customer financial health"],
+    },
+    { cmd: "mdfind 'kMDItemFSName == \"*health*\"c'", yields: ["class reads"], not: ["class unknown"] },
+    { cmd: "mdfind -0 -name report.pdf", yields: ["class reads"], not: ["read report.pdf"] },
+    { cmd: "mdfind -onlyin ~/.ssh id", yields: ["read ~/.ssh"] },
+    { cmd: "mdfind -import x.mdimporter", yields: ["class unknown"] },
+    { cmd: "locate -i readme", yields: ["class reads"], not: ["read readme", "class unknown"] },
+    { cmd: "plocate -d ~/files.db -l 5 notes", yields: ["read ~/files.db", "class reads"], not: ["read 5"] },
+    { cmd: "locate --exec x", yields: ["class unknown"] },
+  ],
+  // Viewers: a document is shown, an http(s) URL goes to the browser; anything else may launch.
+  openers: [
+    { cmd: "xdg-open index.html", yields: ["read index.html", "class project"], not: ["class unknown"] },
+    { cmd: "xdg-open report.pdf", yields: ["read report.pdf", "class reads"], not: ["class unknown"] },
+    { cmd: "open docs/diagram.png", yields: ["read docs/diagram.png", "class reads"] },
+    { cmd: "open -R build/out.txt", yields: ["read build/out.txt", "class reads"] },
+    { cmd: "gio open notes.md", yields: ["read notes.md", "class reads"], not: ["read open"] },
+    { cmd: "wslview README.md", yields: ["read README.md", "class reads"] },
+    {
+      cmd: "xdg-open https://github.com/acme/app/pull/7",
+      yields: ["send https://github.com/acme/app/pull/7", "class reads"],
+      not: ["url https://github.com/acme/app/pull/7", "class unknown"],
+    },
+    { cmd: "open -a Terminal x.sh", yields: ["class unknown"], not: ["class reads"] },
+    { cmd: "xdg-open evil.desktop", yields: ["class unknown"], not: ["class reads"] },
+    { cmd: "xdg-open ./run.sh", yields: ["class unknown"], not: ["class reads"] },
+    { cmd: "open --args report.pdf", yields: ["class unknown"], not: ["class reads"] },
+    { cmd: "open -b com.apple.Terminal notes.md", yields: ["class unknown"] },
+    { cmd: "open Calculator.app", yields: ["class unknown"] },
+    { cmd: "xdg-open tool", yields: ["class unknown"] },
+    { cmd: "xdg-open vscode://file/x", yields: ["class unknown"] },
+    { cmd: "xdg-open file:///etc/passwd", yields: ["class unknown"] },
+    { cmd: 'xdg-open "$PAGE"', yields: ["class unknown"] },
+    { cmd: "gio copy a.txt b.txt", yields: ["class unknown"] },
+    { cmd: "xdg-open a.pdf b.pdf", yields: ["class unknown"] },
+  ],
+  // A server is not a reader: it hands the folder to the network. Still a question, named.
+  servers: [
+    { cmd: "python3 -m http.server 8000", yields: ["class unknown"], not: ["class reads", "read 8000"] },
+    { cmd: "python -m http.server -b 127.0.0.1 -d site 9000", yields: ["class unknown"], not: ["read site"] },
+    { cmd: "python3 -m http.server --cgi", yields: ["class unknown"] },
   ],
 };
 
