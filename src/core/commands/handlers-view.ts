@@ -65,7 +65,7 @@ export function opener(run: Run, args: readonly Arg[]): void {
   let page = false;
   for (const a of found) {
     const t = exact(a) ?? "";
-    if (/^https?:\/\/[^/\s]/i.test(t)) run.sends(t, "opens in the user's browser, which requests");
+    if (/^https?:\/\/[^/\s]/i.test(t)) run.role("host", a, "opens in the user's browser, which requests");
     else if (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:[\\/]/i.test(t))
       return run.unknown(`${run.program} ${t}: a scheme whose handler may be any program`);
     else if (PAGES.test(t)) {

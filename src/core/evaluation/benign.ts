@@ -8,7 +8,8 @@ import type { Outcome } from "../gate/levels.js";
 import type { Platform, Verdict } from "../types.js";
 import type { JudgeFactory } from "./attack.js";
 import { activeIntervals, blocksPerWeek, unionLength, type Rate } from "./active-time.js";
-import { SessionRebuild, type Counts } from "./session-rebuild.js";
+import { SessionRebuild, type Counts, type KindCounts } from "./session-rebuild.js";
+import { COMMAND_KINDS } from "./command-kind.js";
 import { offersDialog } from "../gate/ask-channel.js";
 
 export interface BenignSession {
@@ -69,6 +70,11 @@ export interface BenignReport {
    * hour brings (null: no active time).
    */
   asks: StrictAsks;
+  /**
+   * Commands at strict in an untainted session, by kind (reads, builds and tests, git, package
+   * installs, other), and how many strict stopped; `other` again by program (issue 19).
+   */
+  commandKinds: KindCounts;
 }
 
 export interface StrictAsks {
@@ -157,6 +163,12 @@ export function evaluateBenign(
     asks: { elicitation: 0, input_required: 0, dialog: 0, "out of band": 0, none: 0, flood: 0 },
     unjudged: { tooLarge: 0 },
     answers: { noRequest: 0, tooLarge: 0, early: 0 },
+    kinds: {
+      kinds: Object.fromEntries(
+        COMMAND_KINDS.map((k) => [k, { calls: 0, blocked: 0 }]),
+      ) as KindCounts["kinds"],
+      other: {},
+    },
   };
   let sessions = 0;
   let unreadableLines = 0;
@@ -210,6 +222,7 @@ export function evaluateBenign(
     enforce: blocksPerWeek(counts.blocks.enforce, counts.calls, activeMs),
     strict: blocksPerWeek(counts.blocks.strict, counts.calls, activeMs),
     asks: strictAsks(counts.asks, activeMs),
+    commandKinds: counts.kinds,
   };
 }
 

@@ -14,6 +14,7 @@ import { isRecord, toolOf } from "../replay/messages.js";
 import type { Decision } from "../types.js";
 import type { JudgedCall } from "../wire/client-frame.js";
 import type { Flagged } from "./benign.js";
+import { commandKind, otherProgram } from "./command-kind.js";
 import type { Counts, RebuiltLevel } from "./session-rebuild.js";
 
 export class CallRejudge {
@@ -78,6 +79,7 @@ export class CallRejudge {
     // Every confirm at strict interrupts: a refusal, or a question to the user (decision 0033).
     if (out.strict !== "forward") c.blocks.strict += 1;
     if (channel !== undefined) c.asks[channel] += 1;
+    if (!d.strict.tainted) this.countKind(d.strict, out.strict !== "forward");
     if (d.enforce.verdict !== "allow") {
       const row = (c.rules[d.enforce.rule ?? "(no rule)"] ??= { confirm: 0, deny: 0 });
       row[d.enforce.verdict] += 1;
@@ -88,6 +90,19 @@ export class CallRejudge {
         outcomes: { enforce: out.enforce, strict: refused.strict ? "refuse" : out.strict },
       });
     return refused;
+  }
+
+  /** Issue 19's figure: an untainted command at strict, by kind, and whether strict stopped it. */
+  private countKind(d: Decision, blocked: boolean): void {
+    const kind = commandKind(d.effects);
+    if (kind === undefined) return;
+    const add = (row: { calls: number; blocked: number }): void => {
+      row.calls += 1;
+      if (blocked) row.blocked += 1;
+    };
+    add(this.counts.kinds.kinds[kind]);
+    if (kind === "other")
+      add((this.counts.kinds.other[otherProgram(d.effects)] ??= { calls: 0, blocked: 0 }));
   }
 
   /** A dialog opens at `t` unless the flood limit refuses it; it is answered at once. */

@@ -93,6 +93,23 @@ export function formatBenign(b: BenignReport, policy: string, title = "benign tr
   out.push(rateText("enforce", b.enforce));
   out.push(rateText("strict", b.strict));
   out.push(...asksText(b.asks));
+  out.push(...kindsText(b.commandKinds));
+  return out;
+}
+
+const share = (blocked: number, calls: number): string =>
+  calls === 0 ? "" : ` (${((blocked / calls) * 100).toFixed(1)}%)`;
+
+/** Issue 19's figure: untainted commands stopped at strict, by kind; what `other` holds, by program. */
+function kindsText(k: BenignReport["commandKinds"]): string[] {
+  const rows = Object.entries(k.kinds);
+  if (rows.every(([, r]) => r.calls === 0)) return [];
+  const out = ["  commands at strict in untainted sessions, by kind (blocked of calls):"];
+  for (const [kind, r] of rows)
+    out.push(`    ${kind.padEnd(17)} ${r.blocked} of ${r.calls}${share(r.blocked, r.calls)}`);
+  const other = Object.entries(k.other).sort((x, y) => y[1].calls - x[1].calls || (x[0] < y[0] ? -1 : 1));
+  if (other.length > 0)
+    out.push(`    other holds: ${other.map(([p, r]) => `${esc(p)} ${r.blocked} of ${r.calls}`).join(", ")}`);
   return out;
 }
 

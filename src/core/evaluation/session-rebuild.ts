@@ -27,11 +27,18 @@ import type { Flagged } from "./benign.js";
 import { answerableId, readClientFrame, type ClientRequest } from "../wire/client-frame.js";
 import { CallRejudge } from "./call-rejudge.js";
 import { looksLikeJudgedCall } from "../wire/judged-call-text.js";
+import type { CommandKind } from "./command-kind.js";
 
 export type RebuiltLevel = "enforce" | "strict";
 const LEVELS: readonly RebuiltLevel[] = ["enforce", "strict"];
 
 /** What eval adds up over every session (see BenignReport for the meaning of each). */
+/** Calls and blocks of each kind of command; `other` again by program, so a reader sees what it holds. */
+export interface KindCounts {
+  kinds: Record<CommandKind, { calls: number; blocked: number }>;
+  other: Record<string, { calls: number; blocked: number }>;
+}
+
 export interface Counts {
   calls: number;
   verdicts: Record<Verdict, number>;
@@ -46,6 +53,8 @@ export interface Counts {
   asks: Record<CallChannel | "flood", number>;
   unjudged: { tooLarge: number };
   answers: { noRequest: number; tooLarge: number; early: number };
+  /** Commands judged at strict in an untainted session, by kind, and blocked there (issue 19). */
+  kinds: KindCounts;
 }
 
 /** A request the log shows the client sending, until its answer. */
