@@ -301,6 +301,13 @@ const SPEC: Record<string, Row[]> = {
     { cmd: "git restore CLAUDE.md", yields: ["write CLAUDE.md"] },
     { cmd: "git restore --staged --worktree CLAUDE.md", yields: ["write CLAUDE.md"] },
     { cmd: "git restore -SW CLAUDE.md", yields: ["write CLAUDE.md"] },
+    {
+      cmd: "git restore --pathspec-from-file=paths.txt",
+      yields: ["read paths.txt"],
+      not: ["write paths.txt"],
+    },
+    { cmd: "git restore --pathspec-from-file ~/.ssh/config", yields: ["read ~/.ssh/config"] },
+    { cmd: "git add --pathspec-from-file=list.txt", yields: ["read list.txt"], not: ["write list.txt"] },
     // grip renders through GitHub's markdown API: the file's text leaves the machine.
     { cmd: "grip docs/api.md", yields: ["read docs/api.md", "class sends"], not: ["write docs/api.md"] },
     {
