@@ -229,6 +229,39 @@ describe("LineSplitter with big lines (pass-through)", () => {
     expect((JSON.parse(f.text) as { result: { content: string[] } }).result.content.length).toBeLessThan(21);
   });
 
+  it("says the structure was cut before the scan's budget when the other text ran out first", () => {
+    // `params` is text the content scan never reads: cutting it leaves the scan's part whole.
+    const line = `{"id":1,"result":{"text":"ab"},"params":{"list":[${"7,".repeat(40)}7]}}`;
+    const frameOf = (scan: number, keepText: number): BigFrame => {
+      const s = new LineSplitter(1024 * 1024, {
+        after: 8,
+        headBytes: 4,
+        keepChars: 100,
+        keepText,
+        structure: { keepLevels: 1, scan: { chars: scan } },
+      });
+      const frames: BigFrame[] = [];
+      for (const chunk of [line, "\n"])
+        s.push(
+          Buffer.from(chunk),
+          () => expect.unreachable("no small frame"),
+          (f) => void frames.push(f),
+        );
+      return frames[0] as BigFrame;
+    };
+    const early = frameOf(1000, 30);
+    expect(early.cut).toEqual({
+      strings: 0,
+      containers: 1,
+      chars: line.length - early.text.length,
+      beforeScan: true,
+    });
+    // Cut because the scan's budget was used up: not before it.
+    const late = frameOf(0, WHOLE);
+    expect(late.cut?.containers).toBe(1);
+    expect(late.cut?.beforeScan).toBeUndefined();
+  });
+
   it("treats a line as big only once more than `after` of its bytes wait for a newline", () => {
     const seen = (chunks: string[]): string[] => {
       const s = new LineSplitter(1024, { after: 10, headBytes: 4, keepChars: 1, keepText: WHOLE });
