@@ -54,32 +54,15 @@ export const doing = (effect: Effect, cx: { tool: string }): string =>
     : `${effect.via.command}: ${effect.via.does}`;
 const TAINT_NOTE = ", and this session has taken in untrusted content";
 
-// Strictest first: the first list that matches decides. `deny_if_tainted` is one step milder in
-// a clean session, as `confirm_if_tainted` is (allow there): it asks, and refuses once tainted.
-const READ_RULES: ReadonlyArray<readonly [PathList, Verdict]> = [["deny_read", "deny"]];
-const CLEAN_WRITE_RULES: ReadonlyArray<readonly [PathList, Verdict]> = [
-  ["deny", "deny"],
-  ["deny_if_tainted", "confirm"],
-  ["confirm", "confirm"],
-];
-const TAINTED_WRITE_RULES: ReadonlyArray<readonly [PathList, Verdict]> = [
-  ["deny", "deny"],
-  ["deny_if_tainted", "deny"],
-  ["confirm", "confirm"],
-  ["confirm_if_tainted", "confirm"],
-];
-
 /** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
-export function pathRules(op: Effect["operation"], tainted: boolean): ReadonlyArray<readonly [PathList, Verdict]> {
-  if (op === "read") return READ_RULES;
-  return tainted ? TAINTED_WRITE_RULES : CLEAN_WRITE_RULES;
-}
-
-/** What a reason adds when a list's verdict depends on the session's taint. */
-export function taintNote(list: PathList, tainted: boolean): string {
-  if (list === "confirm_if_tainted") return TAINT_NOTE;
-  if (list !== "deny_if_tainted") return "";
-  return tainted ? TAINT_NOTE : "; it is refused once the session takes in untrusted content";
+function pathRules(op: Effect["operation"], tainted: boolean): Array<[PathList, Verdict]> {
+  if (op === "read") return [["deny_read", "deny"]];
+  const lists: Array<[PathList, Verdict]> = [
+    ["deny", "deny"],
+    ["confirm", "confirm"],
+  ];
+  if (tainted) lists.push(["confirm_if_tainted", "confirm"]);
+  return lists;
 }
 
 /** One reading of a path string: the text canonicalised, the steps left out, and its note. */
@@ -152,7 +135,7 @@ function judgePath(
           : form === c.resolved
             ? ` (through a link: ${c.lexical})`
             : ` (where \`..\` after a link in ${JSON.stringify(reading.text)} leads)`;
-      const note = taintNote(list, cx.tainted);
+      const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";
       return {
         ...judged,
         effect: { ...effect, canonical: form },

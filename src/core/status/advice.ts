@@ -29,15 +29,10 @@ export function policyCopy(shipped: string, home: string): { file: string; steps
  */
 export function exceptionAdvice(rule: string, policy: string, copy: string): string {
   const where = policy === "default" ? `your copy of the policy, ${copy}` : policy;
-  const path = /^paths\.(deny|deny_if_tainted|confirm|confirm_if_tainted|deny_read) (.+)$/.exec(rule);
+  const path = /^paths\.(deny|confirm|confirm_if_tainted|deny_read) (.+)$/.exec(rule);
   if (path) {
     const [, list, pattern] = path as unknown as [string, string, string];
-    const milder =
-      list === "deny"
-        ? " (or move it to paths.confirm, to be asked instead)"
-        : list === "deny_if_tainted"
-          ? " (or move it to paths.confirm, to be asked even in a tainted session)"
-          : "";
+    const milder = list === "deny" ? " (or move it to paths.confirm, to be asked instead)" : "";
     return `remove ${JSON.stringify(pattern)} from paths.${list} in ${where}${milder}`;
   }
   if (rule.startsWith("exec."))
