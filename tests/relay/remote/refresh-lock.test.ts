@@ -54,7 +54,10 @@ describe("two relays refreshing one server's tokens at once", () => {
     }
     // One sign-in in all: no refused refresh sent anyone back to the browser.
     const said = `${JSON.stringify(fx.events)}\n${a.stderr()}\n${b.stderr()}`;
-    expect(fx.events.filter((e) => e.kind === "authorize"), said).toHaveLength(1);
+    expect(
+      fx.events.filter((e) => e.kind === "authorize"),
+      said,
+    ).toHaveLength(1);
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
     const dir = join(box.home, ".effectgate", "oauth");
     expect(readdirSync(dir).filter((f) => f.includes(".lock"))).toEqual([]);
@@ -77,7 +80,10 @@ describe("two relays refreshing one server's tokens at once", () => {
     const answer = await b.client.callTool({ name: "echo", arguments: { text: "b" } });
     const said = `${JSON.stringify(fx.events)}\n${b.stderr()}`;
     expect(answer.content, said).toEqual([{ type: "text", text: "b" }]);
-    expect(fx.events.map((e) => e.kind), said).toEqual(["register", "authorize", "token", "refresh"]);
+    expect(
+      fx.events.map((e) => e.kind),
+      said,
+    ).toEqual(["register", "authorize", "token", "refresh"]);
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
     // a, whose access token died too, goes on with the tokens b saved.
     const again = await a.client.callTool({ name: "echo", arguments: { text: "a" } });

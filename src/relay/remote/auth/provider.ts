@@ -119,7 +119,8 @@ export class BridgeOAuth implements OAuthClientProvider, AuthWait {
     // listen on the first one's port, and a refresh sends no redirect. A new registration here
     // would make the authorization server refuse the refresh and send the user to the browser.
     const bound = this.o.store.tokenClient(ctx?.issuer) as StoredOAuthClientInformation | undefined;
-    if (bound && this.o.store.tokens(ctx?.issuer)?.["refresh_token"] !== undefined) return (this.used = bound);
+    if (bound && this.o.store.tokens(ctx?.issuer)?.["refresh_token"] !== undefined)
+      return (this.used = bound);
     const client = this.o.store.client(ctx?.issuer) as StoredOAuthClientInformation | undefined;
     // For a sign-in, a registration for another redirect (the port was taken this time) is of no use.
     const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;

@@ -169,7 +169,11 @@ export class TokenStore {
   }
 
   /** Saves the tokens and, when known, the registration they were issued to. */
-  saveTokens(issuer: string | undefined, tokens: Record<string, unknown>, client?: Record<string, unknown>): void {
+  saveTokens(
+    issuer: string | undefined,
+    tokens: Record<string, unknown>,
+    client?: Record<string, unknown>,
+  ): void {
     const key = issuer ?? (typeof tokens["issuer"] === "string" ? tokens["issuer"] : undefined) ?? "";
     const s = this.issuer(key);
     s.tokens = tokens;
