@@ -84,10 +84,13 @@ export function requestEffects(
   const execGlob = policy.execGlob(shape.subject);
   const extraction = extractEffects(shape.subject, shape.args, execGlob !== undefined, setup);
   if (!extraction.ok) return { subject: shape.subject, error: extraction.error };
-  const legacy = containerTest(shape.subject, shape.args, execGlob !== undefined);
-  // An effect of a parsed command says itself whether it is a whole folder; the rest are read the old way.
+  // An effect of a parsed command says itself whether it is a whole folder; the rest are read the
+  // old way. That reading lexes the command again, so it is made only when an effect needs it.
+  let legacy: ((e: Effect) => ContainerKind | undefined) | undefined;
   const isContainer = (e: Effect): ContainerKind | undefined =>
-    e.via !== undefined ? e.via.container : legacy(e);
+    e.via !== undefined
+      ? e.via.container
+      : (legacy ??= containerTest(shape.subject, shape.args, execGlob !== undefined))(e);
   const effects = withEgress(shape.subject, shape.args, extraction.effects);
   const opaque =
     method === "tools/call" && execGlob === undefined && knownTool(shape.subject, shape.args) === undefined;
