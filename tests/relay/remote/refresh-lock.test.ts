@@ -24,18 +24,26 @@ afterEach(async () => {
   for (const b of boxes.splice(0)) b.cleanup();
 });
 
+/**
+ * Two relays for one server sharing one home: a signs in (the browser opens once), b starts
+ * after it, with the tokens a saved, and cannot listen on a's callback port.
+ */
+async function twoRelays(server: OAuthFixture) {
+  const box = remoteSandbox();
+  boxes.push(box);
+  const log = join(box.home, "browser.jsonl");
+  const env = { ...box.env, BROWSER, BROWSER_LOG: log };
+  const a = await bridged(server.url, { env, home: box.home });
+  open.push(a);
+  const b = await bridged(server.url, { env, home: box.home });
+  open.push(b);
+  return { box, log, a, b };
+}
+
 describe("two relays refreshing one server's tokens at once", () => {
   it("spends each refresh token once; the other relay uses the tokens the first saved", async () => {
     fx = await oauthServers({ refreshDelayMs: 700 });
-    const box = remoteSandbox();
-    boxes.push(box);
-    const log = join(box.home, "browser.jsonl");
-    const env = { ...box.env, BROWSER, BROWSER_LOG: log };
-    // a signs in (the browser opens once); b starts after, with the tokens a saved.
-    const a = await bridged(fx.url, { env, home: box.home });
-    open.push(a);
-    const b = await bridged(fx.url, { env, home: box.home });
-    open.push(b);
+    const { box, log, a, b } = await twoRelays(fx);
     const call = (who: Bridged, text: string) => who.client.callTool({ name: "echo", arguments: { text } });
 
     for (const round of [1, 2]) {
@@ -68,14 +76,7 @@ describe("two relays refreshing one server's tokens at once", () => {
     // another redirect; but a refresh sends none. Before the fix, b registered anew, the
     // authorization server refused a's refresh token for b's client, and b opened the browser.
     fx = await oauthServers();
-    const box = remoteSandbox();
-    boxes.push(box);
-    const log = join(box.home, "browser.jsonl");
-    const env = { ...box.env, BROWSER, BROWSER_LOG: log };
-    const a = await bridged(fx.url, { env, home: box.home });
-    open.push(a);
-    const b = await bridged(fx.url, { env, home: box.home });
-    open.push(b);
+    const { log, a, b } = await twoRelays(fx);
     fx.expireAccessTokens();
     const answer = await b.client.callTool({ name: "echo", arguments: { text: "b" } });
     const said = `${JSON.stringify(fx.events)}\n${b.stderr()}`;
