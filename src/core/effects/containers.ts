@@ -190,7 +190,8 @@ function commandsIn(
 ): Array<string | string[]> {
   const out: Array<string | string[]> = [];
   for (const [name, value] of Object.entries(args)) {
-    const role = roles?.[name];
+    // Own keys only: an argument named `constructor` has no role.
+    const role = roles !== undefined && Object.hasOwn(roles, name) ? roles[name] : undefined;
     if (role !== undefined && role !== "command") continue;
     if (typeof value === "string") out.push(value);
     else if (Array.isArray(value) && value.every((x) => typeof x === "string")) out.push(value as string[]);

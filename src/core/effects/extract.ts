@@ -5,7 +5,7 @@ import type { Effect } from "../types.js";
 import { OverBudget } from "./budget.js";
 import { commandOf, workdirsOf } from "./exec-arguments.js";
 import { copyState, shellCommand } from "./shell-command.js";
-import { knownTool, verbOperations } from "./tool-table.js";
+import { declaredRole, knownTool, verbOperations } from "./tool-table.js";
 import { Unjudgeable, Walker } from "./walker.js";
 
 /**
@@ -84,7 +84,7 @@ export function extractEffects(
       walker.add("exec", "command", "arguments", commandOf(tool, args, known?.args ?? {}));
     for (const [name, value] of Object.entries(args)) {
       if (command !== undefined && command.names.includes(name)) continue;
-      const declared = known?.args[name];
+      const declared = declaredRole(known, name);
       // Argument names are the tool schema's vocabulary (`path`, `content`), not values: an
       // identifier-shaped top-level name is not a candidate. Any other name is (`~/.bashrc`), and
       // keys deeper down always are. (Every name the table declares is identifier-shaped.)

@@ -48,112 +48,117 @@ const fsRead: KnownTool = {
 };
 const fsWrite: KnownTool = { fallback: "write", args: { path: "write" } };
 
-/** Keys are tool names in lower case; servers spell them in snake_case. */
-const TABLE: Record<string, KnownTool> = {
-  // @modelcontextprotocol/server-filesystem (and Desktop Commander's same-named tools)
-  read_file: { fallback: "read", args: { path: "read", head: "text", tail: "text" } },
-  read_text_file: fsRead,
-  read_media_file: fsRead,
-  read_multiple_files: fsRead,
-  list_directory: fsRead,
-  list_directory_with_sizes: { fallback: "read", args: { path: "read", sortBy: "text" } },
-  directory_tree: fsRead,
-  search_files: fsRead,
-  get_file_info: fsRead,
-  list_allowed_directories: { fallback: "read", args: {} },
-  write_file: { fallback: "write", args: { path: "write", content: "text", mode: "text" } },
-  edit_file: { fallback: "write", args: { path: "readWrite", edits: "text", dryRun: "text" } },
-  create_directory: fsWrite,
-  // Either end may be a folder: moving one onto repo/.git plants hooks without naming them.
-  move_file: {
-    fallback: "write",
-    args: { source: "readWrite", destination: "write" },
-    containers: ["source", "destination"],
-  },
-  // mcp-server-git: every tool names the repository; writes change files under it.
-  git_status: { fallback: "read", args: { repo_path: "read" } },
-  git_diff_unstaged: { fallback: "read", args: { repo_path: "read" } },
-  git_diff_staged: { fallback: "read", args: { repo_path: "read" } },
-  git_diff: { fallback: "read", args: { repo_path: "read", target: "gitWord" } },
-  git_log: { fallback: "read", args: { repo_path: "read" } },
-  git_show: { fallback: "read", args: { repo_path: "read", revision: "gitWord" } },
-  git_branch: {
-    fallback: "read",
-    args: { repo_path: "read", branch_type: "gitWord", contains: "gitWord", not_contains: "gitWord" },
-  },
-  // git_add reads what it stages: git_diff_staged prints it next (decision 0069).
-  git_add: { fallback: "write", args: { repo_path: "write", files: "readWrite" } },
-  git_commit: { fallback: "write", args: { repo_path: "write", message: "text" } },
-  git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "gitWord" } },
-  git_create_branch: {
-    fallback: "write",
-    args: { repo_path: "write", branch_name: "gitWord", base_branch: "gitWord" },
-  },
-  git_reset: { fallback: "write", args: { repo_path: "write" } },
-  // Desktop Commander
-  edit_block: {
-    fallback: "write",
-    args: { file_path: "readWrite", old_string: "text", new_string: "text" },
-  },
-  write_pdf: { fallback: "write", args: { path: "read", outputPath: "write", content: "text" } },
-  start_search: { fallback: "read", args: { path: "read", pattern: "text" } },
-  start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true, shell: true },
-  interact_with_process: { fallback: "exec", args: { input: "command" }, exec: true },
-  // set_config_value can widen allowedDirectories or change the shell: treat as code.
-  set_config_value: { fallback: "exec", args: { key: "command", value: "command" }, exec: true },
-  // mcp-server-fetch and server-everything
-  fetch: { fallback: "read", args: { url: "url" } },
-  "gzip-file-as-resource": { fallback: "write", args: { data: "url", name: "write", outputType: "text" } },
-  // blender-mcp
-  execute_blender_code: { fallback: "exec", args: { code: "command" }, exec: true },
-  generate_hyper3d_model_via_images: {
-    fallback: "read",
-    args: { input_image_paths: "read", input_image_urls: "url" },
-  },
-  generate_hunyuan3d_model: { fallback: "read", args: { text_prompt: "text", input_image_url: "url" } },
-  import_generated_asset_hunyuan: { fallback: "write", args: { zip_file_url: "url" } },
-  // shell servers
-  run_command: {
-    fallback: "exec",
-    args: { command: "command", workdir: "exec", stdin: "command" },
-    exec: true,
-    shell: true,
-  },
-  shell_execute: {
-    fallback: "exec",
-    args: { command: "command", directory: "exec", stdin: "command" },
-    exec: true,
-    shell: true,
-  },
-  write_to_terminal: { fallback: "exec", args: { command: "command" }, exec: true, shell: true },
-  // GitHub: paths name files in a remote repository, not on this machine.
-  create_or_update_file: {
-    fallback: "write",
-    args: {
-      path: "remote",
-      content: "text",
-      message: "text",
-      branch: "text",
-      owner: "text",
-      repo: "text",
-      sha: "text",
+/**
+ * Keys are tool names in lower case; servers spell them in snake_case. A Map, because a server
+ * names its tools: a plain object would answer `__proto__` or `toString` from Object.prototype.
+ */
+const TABLE = new Map<string, KnownTool>(
+  Object.entries<KnownTool>({
+    // @modelcontextprotocol/server-filesystem (and Desktop Commander's same-named tools)
+    read_file: { fallback: "read", args: { path: "read", head: "text", tail: "text" } },
+    read_text_file: fsRead,
+    read_media_file: fsRead,
+    read_multiple_files: fsRead,
+    list_directory: fsRead,
+    list_directory_with_sizes: { fallback: "read", args: { path: "read", sortBy: "text" } },
+    directory_tree: fsRead,
+    search_files: fsRead,
+    get_file_info: fsRead,
+    list_allowed_directories: { fallback: "read", args: {} },
+    write_file: { fallback: "write", args: { path: "write", content: "text", mode: "text" } },
+    edit_file: { fallback: "write", args: { path: "readWrite", edits: "text", dryRun: "text" } },
+    create_directory: fsWrite,
+    // Either end may be a folder: moving one onto repo/.git plants hooks without naming them.
+    move_file: {
+      fallback: "write",
+      args: { source: "readWrite", destination: "write" },
+      containers: ["source", "destination"],
     },
-  },
-  push_files: {
-    fallback: "write",
-    args: { files: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
-  },
-  // Removes a whole folder when it is a local tool of the same name (see knownTool).
-  delete_file: {
-    fallback: "write",
-    args: { path: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
-    removes: ["path"],
-  },
-  get_file_contents: {
-    fallback: "read",
-    args: { path: "remote", owner: "text", repo: "text", ref: "text", branch: "text" },
-  },
-};
+    // mcp-server-git: every tool names the repository; writes change files under it.
+    git_status: { fallback: "read", args: { repo_path: "read" } },
+    git_diff_unstaged: { fallback: "read", args: { repo_path: "read" } },
+    git_diff_staged: { fallback: "read", args: { repo_path: "read" } },
+    git_diff: { fallback: "read", args: { repo_path: "read", target: "gitWord" } },
+    git_log: { fallback: "read", args: { repo_path: "read" } },
+    git_show: { fallback: "read", args: { repo_path: "read", revision: "gitWord" } },
+    git_branch: {
+      fallback: "read",
+      args: { repo_path: "read", branch_type: "gitWord", contains: "gitWord", not_contains: "gitWord" },
+    },
+    // git_add reads what it stages: git_diff_staged prints it next (decision 0069).
+    git_add: { fallback: "write", args: { repo_path: "write", files: "readWrite" } },
+    git_commit: { fallback: "write", args: { repo_path: "write", message: "text" } },
+    git_checkout: { fallback: "write", args: { repo_path: "write", branch_name: "gitWord" } },
+    git_create_branch: {
+      fallback: "write",
+      args: { repo_path: "write", branch_name: "gitWord", base_branch: "gitWord" },
+    },
+    git_reset: { fallback: "write", args: { repo_path: "write" } },
+    // Desktop Commander
+    edit_block: {
+      fallback: "write",
+      args: { file_path: "readWrite", old_string: "text", new_string: "text" },
+    },
+    write_pdf: { fallback: "write", args: { path: "read", outputPath: "write", content: "text" } },
+    start_search: { fallback: "read", args: { path: "read", pattern: "text" } },
+    start_process: { fallback: "exec", args: { command: "command", shell: "exec" }, exec: true, shell: true },
+    interact_with_process: { fallback: "exec", args: { input: "command" }, exec: true },
+    // set_config_value can widen allowedDirectories or change the shell: treat as code.
+    set_config_value: { fallback: "exec", args: { key: "command", value: "command" }, exec: true },
+    // mcp-server-fetch and server-everything
+    fetch: { fallback: "read", args: { url: "url" } },
+    "gzip-file-as-resource": { fallback: "write", args: { data: "url", name: "write", outputType: "text" } },
+    // blender-mcp
+    execute_blender_code: { fallback: "exec", args: { code: "command" }, exec: true },
+    generate_hyper3d_model_via_images: {
+      fallback: "read",
+      args: { input_image_paths: "read", input_image_urls: "url" },
+    },
+    generate_hunyuan3d_model: { fallback: "read", args: { text_prompt: "text", input_image_url: "url" } },
+    import_generated_asset_hunyuan: { fallback: "write", args: { zip_file_url: "url" } },
+    // shell servers
+    run_command: {
+      fallback: "exec",
+      args: { command: "command", workdir: "exec", stdin: "command" },
+      exec: true,
+      shell: true,
+    },
+    shell_execute: {
+      fallback: "exec",
+      args: { command: "command", directory: "exec", stdin: "command" },
+      exec: true,
+      shell: true,
+    },
+    write_to_terminal: { fallback: "exec", args: { command: "command" }, exec: true, shell: true },
+    // GitHub: paths name files in a remote repository, not on this machine.
+    create_or_update_file: {
+      fallback: "write",
+      args: {
+        path: "remote",
+        content: "text",
+        message: "text",
+        branch: "text",
+        owner: "text",
+        repo: "text",
+        sha: "text",
+      },
+    },
+    push_files: {
+      fallback: "write",
+      args: { files: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
+    },
+    // Removes a whole folder when it is a local tool of the same name (see knownTool).
+    delete_file: {
+      fallback: "write",
+      args: { path: "remote", message: "text", branch: "text", owner: "text", repo: "text" },
+      removes: ["path"],
+    },
+    get_file_contents: {
+      fallback: "read",
+      args: { path: "remote", owner: "text", repo: "text", ref: "text", branch: "text" },
+    },
+  }),
+);
 
 /** Whether the call names a remote repository: GitHub's tools take `owner` and `repo`. */
 function namesRepository(args: Record<string, unknown>): boolean {
@@ -167,8 +172,13 @@ function namesRepository(args: Record<string, unknown>): boolean {
  * repository: a local server's `delete_file {path}` deletes a file here, so its path is read
  * with the tool's own operation and judged like any other.
  */
+/** The role the table declares for argument `name`, own keys only (`constructor` is no role). */
+export function declaredRole(known: KnownTool | undefined, name: string): ArgRole | undefined {
+  return known !== undefined && Object.hasOwn(known.args, name) ? known.args[name] : undefined;
+}
+
 export function knownTool(tool: string, args: Record<string, unknown>): KnownTool | undefined {
-  const entry = TABLE[tool.toLowerCase()];
+  const entry = TABLE.get(tool.toLowerCase());
   // (`isUrl` itself is a boolean, which never names a path, so it needs no role.)
   if (tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
     return { fallback: "read", args: { path: "pathOrUrl" } };

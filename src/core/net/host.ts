@@ -99,7 +99,13 @@ function fromUrl(url: URL, scheme: string | undefined): CanonicalHost | undefine
   }
   const host = finishHost(hostname);
   if (host === undefined) return undefined;
-  const port = url.port !== "" ? Number(url.port) : scheme === undefined ? undefined : DEFAULT_PORTS[scheme];
+  // Own keys only: a `constructor://` URL has no default port.
+  const port =
+    url.port !== ""
+      ? Number(url.port)
+      : scheme !== undefined && Object.hasOwn(DEFAULT_PORTS, scheme)
+        ? DEFAULT_PORTS[scheme]
+        : undefined;
   const out: CanonicalHost = { host };
   if (scheme !== undefined) out.scheme = scheme;
   if (port !== undefined) out.port = port;
