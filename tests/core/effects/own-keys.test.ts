@@ -8,7 +8,7 @@ const PROTOTYPE_NAMES = ["__proto__", "toString", "constructor", "hasOwnProperty
 
 /** The effects as text, with the argument name replaced so two calls can be compared. */
 const effectsOf = (tool: string, args: Record<string, unknown>, name?: string) => {
-  const out = extractEffects(tool, args);
+  const out = extractEffects(tool, args, false);
   if (!out.ok) return `error: ${out.error}`;
   const text = JSON.stringify(out.effects);
   return name === undefined ? text : text.replaceAll(name, "NAME");
