@@ -1,6 +1,7 @@
 import { canonicalHash, canonicalJson } from "../json/jcs.js";
 import { compareToolsDetailed, type DetailedToolChange } from "./compare.js";
 import { instructionsFinding } from "./instructions.js";
+import { diffItems } from "./listing-drift.js";
 import { pinItem, pinTool, PROMPT_KEYS, RESOURCE_KEYS, TEMPLATE_KEYS } from "./pin.js";
 import { approvedTools, lockToolFromPin, type LockEntry } from "./lock.js";
 import type { Finding } from "./severity.js";
@@ -123,45 +124,4 @@ export function diffEntry(
   diffItems(approved.resourceTemplates, live.resourceTemplates, TEMPLATE_KEYS, "resource template", server);
   diffItems(approved.resources, live.resources, RESOURCE_KEYS, "resource", server, "uri");
   return { server, tools: compareToolsDetailed(approvedTools(approved), live.tools) };
-}
-
-function diffItems(
-  approved: Record<string, { hash: string; description?: unknown }> | undefined,
-  live: readonly unknown[] | undefined,
-  keys: readonly string[],
-  what: string,
-  out: Finding[],
-  keyField = "name",
-): void {
-  const then = new Map(Object.entries(approved ?? {}));
-  const seen = new Set<string>();
-  for (const item of live ?? []) {
-    const r = pinItem(item, keys, keyField);
-    if (!r.ok) {
-      out.push({
-        text: `${what} "${r.name || "(unnamed)"}" cannot be checked: ${r.error}`,
-        severity: "high",
-      });
-      continue;
-    }
-    seen.add(r.name);
-    const old = then.get(r.name);
-    if (old === undefined)
-      out.push({
-        text: `new ${what} "${r.name}"`,
-        severity: "medium",
-        now: typeof r.fields["description"] === "string" ? r.fields["description"] : null,
-      });
-    else if (old.hash !== r.hash) {
-      const was = typeof old.description === "string" ? old.description : null;
-      const now = typeof r.fields["description"] === "string" ? r.fields["description"] : null;
-      out.push(
-        was !== now
-          ? { text: `${what} "${r.name}": description changed`, severity: "high", was, now }
-          : { text: `${what} "${r.name}" changed`, severity: "medium" },
-      );
-    }
-  }
-  for (const name of [...then.keys()].sort())
-    if (!seen.has(name)) out.push({ text: `${what} "${name}" removed`, severity: "low" });
 }

@@ -10,6 +10,7 @@ import { approvedTools } from "../../core/pins/lock.js";
 import { PinState } from "../../core/pins/state.js";
 import { DEFAULT_LOCK, loadLock } from "../../config/lock-file.js";
 import { pinCallAnswer } from "./pin-call-refusal.js";
+import { checkListing } from "./pin-listings.js";
 
 /**
  * Pins at run time. Every `tools/list` page the server sends is compared with the lock before
@@ -97,6 +98,8 @@ export function createPinGate(opts: PinGateOptions): Gate {
     opts.onRugPull?.(event);
     ctx.record("taint", { id, by: event.by, reason: event.reason, why: event.why });
   };
+  /** Drift in prompts, resource templates and resources already said this session. */
+  const saidListings = new Set<string>();
   let started = false;
   const sayStartNotes = (ctx: JudgeContext): void => {
     if (started) return;
@@ -167,7 +170,10 @@ export function createPinGate(opts: PinGateOptions): Gate {
       sayStartNotes(ctx);
       const method = seen.request.method;
       if (method === "initialize" || method === "server/discover") return checkInstructions(seen, ctx);
-      if (method !== "tools/list") return;
+      if (method !== "tools/list") {
+        const rugPulled = (event: TaintEvent) => rugPull(ctx, seen.request.id, event);
+        return checkListing(entry, seen, ctx, { review, rugPull: rugPulled, said: saidListings });
+      }
       const result = seen.response["result"];
       if (!isObj(result)) return; // an error answer lists nothing
       if (seen.cut) {
