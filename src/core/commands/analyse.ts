@@ -4,7 +4,8 @@ import type { Analysis, CommandContext, ShellState, Stdin } from "./api.js";
 import { NONE, type VarValue } from "./flow.js";
 
 // The entry points of a command's analysis: a command string, or an argv list. The walk itself
-// is in analyser.ts (statements), program-run.ts (one program's words) and builtins.ts.
+// is in analyser.ts (with compound-statement.ts, simple-command.ts and redirects.ts for the
+// statements), program-run.ts (one program's words) and builtins.ts.
 
 /**
  * The effects of one parsed command string. `cx.shell`, when given, is the state of a shell that
