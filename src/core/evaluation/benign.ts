@@ -8,7 +8,8 @@ import type { Outcome } from "../gate/levels.js";
 import type { Platform, Verdict } from "../types.js";
 import type { JudgeFactory } from "./attack.js";
 import { activeIntervals, blocksPerWeek, unionLength, type Rate } from "./active-time.js";
-import { SessionRebuild, type Counts, type KindCounts } from "./session-rebuild.js";
+import type { Counts, KindCounts } from "./counts.js";
+import { SessionRebuild } from "./session-rebuild.js";
 import { COMMAND_KINDS } from "./command-kind.js";
 import { offersDialog } from "../gate/ask-channel.js";
 

@@ -15,7 +15,7 @@ import type { Decision } from "../types.js";
 import type { JudgedCall } from "../wire/client-frame.js";
 import type { Flagged } from "./benign.js";
 import { commandKind, otherProgram } from "./command-kind.js";
-import type { Counts, RebuiltLevel } from "./session-rebuild.js";
+import type { Counts, RebuiltLevel } from "./counts.js";
 
 export class CallRejudge {
   private canAsk = false;

@@ -7,8 +7,8 @@
 // infers them from the refusal records. The `--url` bridge's answers (`by: "bridge"`) quote the
 // server and reach the judges like its answers (decision 0114). An answer to no request is
 // scanned as content of unknown origin at both levels, as the relay scans it (decision 0066),
-// unless the log shows the relay dropping it (`answer-dropped`).
-import type { CallChannel } from "../gate/ask-channel.js";
+// unless the log shows the relay dropping it (`answer-dropped`). Where each answer goes is
+// answer-delivery.ts; what the rebuild adds up is counts.ts.
 import { JUDGED_METHODS } from "../wire/judged-methods.js";
 import type { EventLike, FrameLike, RecordLike } from "../replay/entries.js";
 import { RequestMatcher } from "../replay/request-matcher.js";
@@ -21,81 +21,20 @@ import {
 } from "../replay/logged-frames.js";
 import { idKey, isRecord, parseFrame } from "../replay/messages.js";
 import type { SessionJudgeApi } from "../gate/session-judge.js";
-import type { JsonRpcId, Verdict } from "../types.js";
+import type { JsonRpcId } from "../types.js";
 import { serverMessageAsAnswer } from "../wire/server-message.js";
-import type { Flagged } from "./benign.js";
 import { answerableId, readClientFrame, type ClientRequest } from "../wire/client-frame.js";
+import { AnswerDelivery, type Answer, type Sent } from "./answer-delivery.js";
 import { CallRejudge } from "./call-rejudge.js";
+import { type Counts, REBUILT_LEVELS, type RebuiltLevel } from "./counts.js";
 import { looksLikeJudgedCall } from "../wire/judged-call-text.js";
-import type { CommandKind } from "./command-kind.js";
-
-export type RebuiltLevel = "enforce" | "strict";
-const LEVELS: readonly RebuiltLevel[] = ["enforce", "strict"];
-
-/** What eval adds up over every session (see BenignReport for the meaning of each). */
-/** Calls and blocks of each kind of command; `other` again by program, so a reader sees what it holds. */
-export interface KindCounts {
-  kinds: Record<CommandKind, { calls: number; blocked: number }>;
-  other: Record<string, { calls: number; blocked: number }>;
-}
-
-export interface Counts {
-  calls: number;
-  verdicts: Record<Verdict, number>;
-  strictVerdicts: Record<Verdict, number>;
-  rules: Record<string, { confirm: number; deny: number }>;
-  flagged: Flagged[];
-  blocks: Record<RebuiltLevel, number>;
-  /**
-   * Confirms at strict by how they would be put: asked (in the chat, in a dialog) or refused
-   * (out of band, none, and `flood`: a dialog question over the flood limit, decision 0127).
-   */
-  asks: Record<CallChannel | "flood", number>;
-  unjudged: { tooLarge: number };
-  answers: { noRequest: number; tooLarge: number; early: number };
-  /** Commands judged at strict in an untainted session, by kind, and blocked there (issue 19). */
-  kinds: KindCounts;
-}
-
-/** A request the log shows the client sending, until its answer. */
-interface Sent {
-  method: string;
-  params: unknown;
-  /** Which client frame it came in (a batch refused whole refuses all of it). */
-  frame: number;
-  /**
-   * Its answer reaches no judge. A `pin` call event says so in every log (at observe: the pin
-   * gate failed it, so enforce, with that lock, refuses it). In a legacy log (no `marksOwn`) a
-   * `refused` event or a `decision` that refused says so too: effectgate answered it itself.
-   */
-  stopped: boolean;
-  /** Whether the rebuilt session at each level sends it to the server. */
-  reaches: Record<RebuiltLevel, boolean>;
-}
-
-type Answer = Record<string, unknown>;
-
-/** Stands for the request of an answer that answers none, as in the relay (decision 0066). */
-const NO_REQUEST = { method: "(no request)", params: undefined };
-
-/**
- * A server answer read from the log, settled at the next record that is not an event: an
- * `answer-dropped` event right after its frame says the client never got it.
- */
-interface Heard {
-  key: string;
-  body: Answer;
-  /** The call it answers; none: an answer to no request. */
-  sent?: Sent;
-}
 
 export class SessionRebuild {
   private readonly judges: Record<RebuiltLevel, SessionJudgeApi>;
   /** Requests waiting for answers; at observe, answers parked before their call. */
   private readonly matcher = new RequestMatcher<Sent, Answer>();
-  /** Early answers whose call the next client frame turned out to be, delivered after its events. */
-  private claimed: { sent: Sent; body: Answer }[] = [];
-  private heard: Heard[] = [];
+  /** Where each answer the log shows goes: which judges see it. */
+  private readonly answers: AnswerDelivery;
   private frames = 0;
   /** Each call judged again at both levels, and counted. */
   private readonly calls: CallRejudge;
@@ -117,13 +56,14 @@ export class SessionRebuild {
   ) {
     this.judges = { enforce: makeJudge(), strict: makeJudge() };
     this.calls = new CallRejudge(sid, this.judges, counts, opts);
+    this.answers = new AnswerDelivery(this.matcher, this.judges, counts, opts);
   }
 
   add(file: string, line: number, r: RecordLike): void {
     // A call's own events (decision, pin, refused) follow its frame: they are read first.
     if (r.type !== "event") {
-      this.settleHeard();
-      this.deliverClaimed();
+      this.answers.settleHeard();
+      this.answers.deliverClaimed();
     }
     if (r.type === "event") return this.event(r);
     if (r.type === "header") this.matcher.marksOwn = r.marksOwn === true;
@@ -133,24 +73,24 @@ export class SessionRebuild {
   }
 
   finish(): void {
-    this.settleHeard();
-    this.deliverClaimed();
-    this.unclaimed();
+    this.answers.settleHeard();
+    this.answers.deliverClaimed();
+    this.answers.unclaimed();
   }
 
   private clientFrame(file: string, line: number, r: FrameLike): void {
     const logged = loggedText(r);
-    if (!logged) return this.claimEarly([]);
+    if (!logged) return this.answers.claimEarly([]);
     const frame = ++this.frames;
     if (!logged.whole) {
       // Only the head of a frame over 16 MiB is logged: a call in it is not judged again. The
       // tool's answer, if the log shows one, did reach the session.
-      if (!looksLikeJudgedCall(logged.text)) return this.claimEarly([]);
+      if (!looksLikeJudgedCall(logged.text)) return this.answers.claimEarly([]);
       this.counts.unjudged.tooLarge += 1;
       const id = idFromText(logged.text);
       const requests = id !== undefined ? [{ method: "tools/call", id, params: undefined }] : [];
       this.track(requests, frame, { enforce: true, strict: true });
-      return this.claimEarly(requests);
+      return this.answers.claimEarly(requests);
     }
     // The relay's own reading of the frame (src/core/wire/client-frame.ts).
     const read = readClientFrame(logged.text);
@@ -167,10 +107,10 @@ export class SessionRebuild {
     const alone = read.kind === "parsed" && read.members === undefined && read.calls.length === 1;
     for (const call of read.calls) {
       const refused = this.calls.judge(file, line, r.t, call, alone);
-      for (const level of LEVELS) if (refused[level]) reaches[level] = false;
+      for (const level of REBUILT_LEVELS) if (refused[level]) reaches[level] = false;
     }
     this.track(requests, frame, reaches);
-    this.claimEarly(requests);
+    this.answers.claimEarly(requests);
   }
 
   private track(
@@ -188,59 +128,6 @@ export class SessionRebuild {
       });
   }
 
-  /**
-   * At observe the server reads a call's first bytes while the rest is still crossing, and may
-   * answer before the call's frame is logged; the client takes that answer as the call's. An
-   * answer with no pending call is therefore matched with the next client frame when that frame
-   * is a request with its id (enforce, which sends only whole judged calls, would have seen the
-   * answer after the call). Any other is an answer with no matching request.
-   */
-  private claimEarly(requests: readonly ClientRequest[]): void {
-    const keys = requests.map((req) => idKey("c2s", req.id));
-    for (const { request: sent, answer: body } of this.matcher.claim(keys)) this.claimed.push({ sent, body });
-    this.unclaimed();
-  }
-
-  /** Early answers no client frame claimed: answers to no request. */
-  private unclaimed(): void {
-    for (const body of this.matcher.unclaimed()) this.answerToNothing(body);
-  }
-
-  private answerToNothing(body: Answer): void {
-    this.counts.answers.noRequest += 1;
-    for (const level of LEVELS) this.judges[level].observe(NO_REQUEST, body);
-  }
-
-  private settleHeard(): void {
-    for (const h of this.heard) {
-      if (h.sent) this.deliver(h.sent, h.body);
-      else {
-        // At observe its call may still be crossing: the next client frame may claim it.
-        const lost = this.matcher.noRequest(h.key, h.body, this.opts.passThrough);
-        if (lost !== undefined) this.answerToNothing(lost);
-      }
-    }
-    this.heard = [];
-  }
-
-  /** The relay dropped this answer (a guess at a held or refused call's id): nobody read it. */
-  private dropped(id: JsonRpcId): void {
-    const key = idKey("c2s", id);
-    const i = this.heard.findIndex((h) => h.key === key);
-    if (i < 0) return;
-    const [h] = this.heard.splice(i, 1);
-    // The call it pretended to answer is still waiting for the server's real answer.
-    if (h?.sent) this.matcher.waitAgain(key, h.sent);
-  }
-
-  private deliverClaimed(): void {
-    for (const { sent, body } of this.claimed) {
-      this.counts.answers.early += 1;
-      this.deliver(sent, body);
-    }
-    this.claimed = [];
-  }
-
   private serverFrame(r: FrameLike): void {
     const logged = loggedText(r);
     if (!logged) return;
@@ -256,13 +143,13 @@ export class SessionRebuild {
         if (!this.matcher.marksOwn && this.legacyOwnMessage(m)) continue;
         const seen = serverMessageAsAnswer(m.method, m.params);
         if (seen !== undefined)
-          for (const level of LEVELS) this.judges[level].observe(seen.request, seen.response);
+          for (const level of REBUILT_LEVELS) this.judges[level].observe(seen.request, seen.response);
         continue;
       }
       if (m.kind !== "response") continue;
       const key = idKey("c2s", m.id);
       const sent = this.matcher.answer(key);
-      this.heard.push({ key, body: m.body, ...(sent ? { sent } : {}) });
+      this.answers.hear(key, m.body, sent);
     }
   }
 
@@ -278,12 +165,6 @@ export class SessionRebuild {
     const sent = id === undefined ? undefined : this.matcher.answer(idKey("c2s", id));
     if (!sent) return;
     if (!sent.stopped && JUDGED_METHODS.has(sent.method)) this.counts.answers.tooLarge += 1;
-  }
-
-  private deliver(sent: Sent, body: Answer): void {
-    if (sent.stopped || !JUDGED_METHODS.has(sent.method)) return;
-    for (const level of LEVELS)
-      if (sent.reaches[level]) this.judges[level].observe({ method: sent.method, params: sent.params }, body);
   }
 
   private event(r: EventLike): void {
@@ -318,11 +199,11 @@ export class SessionRebuild {
       case "taint":
         // A rug-pull is found against the lock, which eval does not have: the relay's record is
         // the fact, and a tool list reaches the session at every level.
-        if (d["reason"] === "rug-pull") for (const level of LEVELS) this.judges[level].taint();
+        if (d["reason"] === "rug-pull") for (const level of REBUILT_LEVELS) this.judges[level].taint();
         return;
       case "answer-dropped": {
         const id = decisionId(d["id"]);
-        if (id !== undefined) this.dropped(id);
+        if (id !== undefined) this.answers.dropped(id);
         return;
       }
     }
