@@ -3,9 +3,10 @@ import type { SecretFiles } from "../secrets/fingerprints.js";
 import type { ContainerKind } from "../effects/containers.js";
 import type { ShellState } from "../commands/api.js";
 import type { CommandSetup } from "../commands/setup.js";
-import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
+import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
+import { pathRules, ruleNote } from "./path-rules.js";
 import { commandFacts } from "./command-facts.js";
-import { type Decision, type Effect, type Verdict, VERDICT_RANK } from "../types.js";
+import { type Decision, type Effect, VERDICT_RANK } from "../types.js";
 import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
@@ -79,13 +80,8 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   const reads = item.effect.operation === "read";
   // A removal reads nothing out; a folder read as a whole by a move or copy meets deny_read below it.
   if (reads && kind === "remove") return item;
-  const lists: Array<[PathList, Verdict]> = reads
-    ? [["deny_read", "deny"]]
-    : [
-        ["deny", "deny"],
-        ["confirm", "confirm"],
-      ];
-  if (cx.tainted && !reads) lists.push(["confirm_if_tainted", "confirm"]);
+  const state = { tainted: cx.tainted };
+  const lists = pathRules(item.effect.operation, state);
   const forms = [...new Set([lexical, resolved])];
   for (const [list, verdict] of lists) {
     if (VERDICT_RANK[verdict] <= VERDICT_RANK[item.verdict]) break;
@@ -93,7 +89,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
       const pattern = cx.policy.matchBelow(list, form, cx.env.resolver, kind === "remove");
       if (pattern === undefined) continue;
       const via = form === lexical ? "" : ` (through a link: ${lexical})`;
-      const note = list === "confirm_if_tainted" ? ", and this session has taken in untrusted content" : "";
+      const note = ruleNote(list, state);
       return {
         ...item,
         effect: { ...item.effect, canonical: form },

@@ -1,9 +1,10 @@
 import type { Canonical, PathResolver, PlatformProfile } from "../paths/api.js";
 import { LITERAL } from "../paths/canonical.js";
 import { otherReadings, type Reading, UNICODE_NOTE } from "../paths/readings.js";
-import type { CompiledPolicy, JudgeEnvironment, PathList } from "../policy/api.js";
+import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
 import { type Effect, type Verdict, VERDICT_RANK } from "../types.js";
 import { judgeDestination } from "./judge-egress.js";
+import { pathRules, ruleNote, TAINT_NOTE } from "./path-rules.js";
 
 /** `leaveOut`: interpreting steps to skip (STEP bits in src/core/paths/canonical.ts); 0 = all applied. */
 export type Canonicalise = (
@@ -52,18 +53,6 @@ export const doing = (effect: Effect, cx: { tool: string }): string =>
   effect.via === undefined
     ? `${cx.tool} would ${VERB[effect.operation]}`
     : `${effect.via.command}: ${effect.via.does}`;
-const TAINT_NOTE = ", and this session has taken in untrusted content";
-
-/** Rules a path meets, strictest first. Reads only meet `deny_read`: reading package.json is fine. */
-function pathRules(op: Effect["operation"], tainted: boolean): Array<[PathList, Verdict]> {
-  if (op === "read") return [["deny_read", "deny"]];
-  const lists: Array<[PathList, Verdict]> = [
-    ["deny", "deny"],
-    ["confirm", "confirm"],
-  ];
-  if (tainted) lists.push(["confirm_if_tainted", "confirm"]);
-  return lists;
-}
 
 /** One reading of a path string: the text canonicalised, the steps left out, and its note. */
 interface PathReading {
@@ -123,7 +112,8 @@ function judgePath(
     ...(c.physical === undefined ? {} : { physical: c.physical }),
   };
   // Both spellings are judged; the first (strictest) list that matches either one decides.
-  for (const [list, verdict] of pathRules(effect.operation, cx.tainted)) {
+  const state = { tainted: cx.tainted, renamed: c.renamed === true };
+  for (const [list, verdict] of pathRules(effect.operation, state)) {
     for (const form of forms) {
       const pattern = cx.policy.matchPath(list, form, cx.env.resolver);
       if (pattern === undefined) continue;
@@ -135,7 +125,7 @@ function judgePath(
           : form === c.resolved
             ? ` (through a link: ${c.lexical})`
             : ` (where \`..\` after a link in ${JSON.stringify(reading.text)} leads)`;
-      const note = list === "confirm_if_tainted" ? TAINT_NOTE : "";
+      const note = ruleNote(list, state);
       return {
         ...judged,
         effect: { ...effect, canonical: form },
@@ -217,7 +207,7 @@ function judgeClass(
 
 /**
  * `judgeEffect`, and for a path the same effect under every other reading a server may take,
- * one item per place it can name (deduplicated by lexical form), the strictest deciding:
+ * one item per place it can name (deduplicated by lexical form, the stricter kept), the strictest deciding:
  * - a relative path read from each of `env.bases` too (decision 0060);
  * - the string with effectgate's trimming, `file:` decoding, `~` or variable expansion left out,
  *   placed under the cwd and every base likewise (decision 0061);
@@ -234,10 +224,16 @@ export function judgeEffectFromEachBase(effect: Effect, cx: EffectContext): Judg
   const others = otherReadings(effect.spelled, cx.env.profile);
   if (bases.length === 0 && others.length === 0 && equivalents.length === 0) return [first];
   const items = [first];
-  const seen = new Set([first.lexical]);
+  // Lexical form → its item's index. Readings that name one place may still differ in verdict:
+  // an untrimmed `.env.local ` is spelled so Windows opens it under another name (path-rules.ts).
+  const seen = new Map([[first.lexical, 0]]);
   const add = (item: JudgedEffect): void => {
-    if (item.lexical !== undefined && seen.has(item.lexical)) return;
-    if (item.lexical !== undefined) seen.add(item.lexical);
+    const at = item.lexical === undefined ? undefined : seen.get(item.lexical);
+    if (at !== undefined) {
+      if (VERDICT_RANK[item.verdict] > VERDICT_RANK[(items[at] as JudgedEffect).verdict]) items[at] = item;
+      return;
+    }
+    if (item.lexical !== undefined) seen.set(item.lexical, items.length);
     items.push(item);
   };
   const fromCwd = (cwd: string, reading: PathReading): JudgedEffect =>

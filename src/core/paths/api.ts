@@ -82,6 +82,12 @@ export type Canonical =
        * Absolute; each is judged as a reading of its own, taken literally.
        */
       equivalents?: string[];
+      /**
+       * Present on win32 when a name as written is not the name Windows opens: a trailing dot or
+       * space, or a `:stream` suffix (`.env.` and `.env:x` both open `.env`). No honest tool
+       * spells a file that way, so a rule may judge such a write more strictly (decision 0143).
+       */
+      renamed?: true;
       /** Present when the file (resolved or physical) has other names (hard links). */
       otherNames?: true;
       /**

@@ -1,6 +1,6 @@
 import type { Canonical, PathResolver, PlatformProfile } from "./api.js";
 import { afterHome, expandVars, fileUriToPath, isFileUri } from "./expand.js";
-import { joinPath, normaliseSegments, parsePath, type Parsed } from "./lexical.js";
+import { joinPath, normaliseSegments, parsePath, type Parsed, win32Name } from "./lexical.js";
 import { hasParentStep, physicalPath } from "./physical.js";
 
 // canonicalise(): every way of writing a path → one absolute lexical form, then its real path.
@@ -81,6 +81,8 @@ export type Lexical =
       wasAbsolute: boolean;
       /** The absolute path's names under `parsed.root` before `.` and `..` were folded. */
       unfolded: readonly string[];
+      /** A name as written is not the name Windows opens (Canonical.renamed). */
+      renamed: boolean;
     }
   | { ok: false; error: string };
 
@@ -99,6 +101,13 @@ export function lexicalPath(input: string, profile: PlatformProfile, leaveOut = 
   if (!parsedR.ok) return parsedR;
   const parsed = parsedR.parsed;
   const wasAbsolute = parsed.kind === "absolute";
+  // Only the names the string itself spells: the cwd placed before a relative path is the server's.
+  const renamed =
+    profile.platform === "win32" &&
+    parsed.segments.some((s) => {
+      const opens = win32Name(s);
+      return opens !== null && opens !== s;
+    });
   let root = parsed.root;
   let segments = parsed.segments;
   if (!wasAbsolute) {
@@ -136,6 +145,7 @@ export function lexicalPath(input: string, profile: PlatformProfile, leaveOut = 
     parsed: { root, segments: norm.segments },
     wasAbsolute,
     unfolded: segments,
+    renamed,
   };
 }
 
@@ -169,6 +179,7 @@ export function canonicalise(
   const nfc = (p: string): string => (profile.platform === "darwin" ? p.normalize("NFC") : p);
   const resolved = nfc(resolver.realpath(lex.lexical) ?? lex.lexical);
   const out: Canonical = { ok: true, spelled: input, lexical: lex.lexical, resolved };
+  if (lex.renamed) out.renamed = true;
   // `..` after a link leaves the link's target, not the folder it sits in (decision 0010).
   if (hasParentStep(lex.unfolded, profile.platform)) {
     const walked = physicalPath(lex.parsed.root, lex.unfolded, profile.platform, resolver);

@@ -4,8 +4,8 @@ import type { OwnPath } from "../paths/own-paths.js";
 import type { ShellParser } from "../shell/syntax.js";
 import type { ProgramEntry } from "./catalogue.js";
 
-/** The path lists of a policy; `secrets_read` is judged on reads, the others on writes and exec. */
-export type PathList = "deny" | "confirm" | "confirm_if_tainted" | "deny_read";
+/** The path lists of a policy; `deny_read` is judged on reads, the others on writes and exec. */
+export type PathList = "deny" | "deny_if_tainted" | "confirm" | "confirm_if_tainted" | "deny_read";
 
 /** The host lists of a policy's `egress:` section. */
 export type HostList = "deny_hosts" | "confirm_hosts" | "allow_hosts";

@@ -10,7 +10,8 @@ import { compilePrograms, type ProgramEntry } from "./catalogue.js";
 import { GlobSet, globProblem } from "./globs.js";
 import type { KeyPath } from "./yaml-tree.js";
 
-export const PATH_LISTS: readonly PathList[] = ["deny", "confirm", "confirm_if_tainted", "deny_read"];
+// In the order the judge meets them on a write (src/core/judge/path-rules.ts), then reads.
+export const PATH_LISTS: readonly PathList[] = ["deny", "deny_if_tainted", "confirm", "confirm_if_tainted", "deny_read"];
 const HOST_LISTS: readonly HostList[] = ["deny_hosts", "confirm_hosts", "allow_hosts"];
 
 export interface PolicyProblem {

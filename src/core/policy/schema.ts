@@ -8,6 +8,7 @@ const stringList = z.array(z.string());
 
 const PathsSchema = z.strictObject({
   deny: stringList.optional(),
+  deny_if_tainted: stringList.optional(),
   confirm: stringList.optional(),
   confirm_if_tainted: stringList.optional(),
   deny_read: stringList.optional(),
@@ -109,12 +110,14 @@ const EXPECTED: Readonly<Record<string, string>> = {
   "": "a mapping with version: 1",
   version: "1",
   mode: "one of observe, enforce, strict",
-  paths: "a mapping with deny, confirm, confirm_if_tainted, deny_read",
+  paths: `a mapping with ${Object.keys(PathsSchema.shape).join(", ")}`,
   "paths.deny": PATTERNS,
+  "paths.deny_if_tainted": PATTERNS,
   "paths.confirm": PATTERNS,
   "paths.confirm_if_tainted": PATTERNS,
   "paths.deny_read": PATTERNS,
   "paths.deny[]": "a path pattern string",
+  "paths.deny_if_tainted[]": "a path pattern string",
   "paths.confirm[]": "a path pattern string",
   "paths.confirm_if_tainted[]": "a path pattern string",
   "paths.deny_read[]": "a path pattern string",

@@ -29,7 +29,7 @@ export function policyCopy(shipped: string, home: string): { file: string; steps
  */
 export function exceptionAdvice(rule: string, policy: string, copy: string): string {
   const where = policy === "default" ? `your copy of the policy, ${copy}` : policy;
-  const path = /^paths\.(deny|confirm|confirm_if_tainted|deny_read) (.+)$/.exec(rule);
+  const path = /^paths\.(deny|deny_if_tainted|confirm|confirm_if_tainted|deny_read) (.+)$/.exec(rule);
   if (path) {
     const [, list, pattern] = path as unknown as [string, string, string];
     const milder = list === "deny" ? " (or move it to paths.confirm, to be asked instead)" : "";

@@ -20,7 +20,7 @@ describe("nearKey ties", () => {
 describe("unknown-key hints", () => {
   it("points only to other named sections, never to the top level", () => {
     expect(problemsOf("version: 1\npaths:\n  exec: []\n")).toEqual([
-      "team.yaml:3: paths.exec: expected one of deny, confirm, confirm_if_tainted, deny_read, got an unknown key",
+      "team.yaml:3: paths.exec: expected one of deny, deny_if_tainted, confirm, confirm_if_tainted, deny_read, got an unknown key",
     ]);
   });
 });

@@ -12,7 +12,7 @@ describe("loader problems: one line each, file:line: key: expected X, got Y", ()
   it("names a misspelt key and suggests the near one", () => {
     const text = lines("version: 1", "paths:", "  deny: []", "  confirm_if_tained:", '    - "**/Makefile"');
     expect(problemsOf(text)).toEqual([
-      "team.yaml:4: paths.confirm_if_tained: expected one of deny, confirm, confirm_if_tainted, deny_read (did you mean confirm_if_tainted?), got an unknown key",
+      "team.yaml:4: paths.confirm_if_tained: expected one of deny, deny_if_tainted, confirm, confirm_if_tainted, deny_read (did you mean confirm_if_tainted?), got an unknown key",
     ]);
   });
 

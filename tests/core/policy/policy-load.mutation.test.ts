@@ -85,7 +85,7 @@ describe("unknown-key hints", () => {
 
   it("does not send a section's key to the top level", () => {
     expect(problems("version: 1\npaths:\n  mode: enforce\n")).toEqual([
-      "p.yaml:3: paths.mode: expected one of deny, confirm, confirm_if_tainted, deny_read, got an unknown key",
+      "p.yaml:3: paths.mode: expected one of deny, deny_if_tainted, confirm, confirm_if_tainted, deny_read, got an unknown key",
     ]);
   });
 
@@ -113,7 +113,7 @@ describe("what each key expects, in words", () => {
   it.each([
     [
       "paths: 5\n",
-      "paths: expected a mapping with deny, confirm, confirm_if_tainted, deny_read, got number 5",
+      "paths: expected a mapping with deny, deny_if_tainted, confirm, confirm_if_tainted, deny_read, got number 5",
     ],
     ["exec: 5\n", "exec: expected a mapping with tools, action, action_if_tainted, got number 5"],
     ["taint: 5\n", "taint: expected a mapping with sources, servers, exclude, signatures, got number 5"],

@@ -18,6 +18,7 @@ const KEYS = [
   "mode",
   "paths",
   "deny",
+  "deny_if_tainted",
   "confirm",
   "confirm_if_tainted",
   "deny_read",

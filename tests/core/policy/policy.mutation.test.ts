@@ -200,7 +200,7 @@ describe("compiled lists and policy defaults", () => {
     expect(section([1], "0")).toBeUndefined();
     expect(section(null, "a")).toBeUndefined();
     expect(section("s", "length")).toBeUndefined();
-    expect(PATH_LISTS).toEqual(["deny", "confirm", "confirm_if_tainted", "deny_read"]);
+    expect(PATH_LISTS).toEqual(["deny", "deny_if_tainted", "confirm", "confirm_if_tainted", "deny_read"]);
   });
 
   it("reports bad patterns and globs with their key paths, skipping non-strings", () => {
