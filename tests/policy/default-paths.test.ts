@@ -31,8 +31,10 @@ const rows: Row[] = [
   ["deny", "~/AppData/Roaming/gcloud/properties", "~/AppData/Roaming/gcloud/**", ["win32"]],
   ["deny", "~/.kube/config", "~/.kube/**"],
   ["deny", "~/.docker/config.json", "~/.docker/config.json"],
-  ["deny", "~/proj/.env", "**/.env"],
-  ["deny", "~/proj/api/.env.production", "**/.env.*"],
+  ["deny_if_tainted", "~/proj/.env", "**/.env"],
+  ["deny_if_tainted", "~/proj/api/.env.production", "**/.env.*"],
+  ["deny_if_tainted", "~/proj/.env.local", "**/.env.*"],
+  ["deny", "~/proj/.env", undefined],
   ["deny", "~/proj/.npmrc", "**/.npmrc"],
   ["deny", "~/.pypirc", "**/.pypirc"],
   ["deny", "~/.netrc", "**/.netrc"],
@@ -230,7 +232,7 @@ describe("the default policy", () => {
     expect(policies.win32!.matchPath("deny", "C:\\USERS\\ADA\\.SSH\\authorized_keys")).toBe("~/.ssh/**");
     expect(policies.darwin!.matchPath("deny", "/Users/ada/.SSH/config")).toBe("~/.ssh/**");
     expect(policies.linux!.matchPath("deny", "/home/ada/.SSH/config")).toBeUndefined();
-    expect(policies.win32!.matchPath("deny", "C:\\Users\\ada\\Proj\\.ENV")).toBe("**/.env");
+    expect(policies.win32!.matchPath("deny_if_tainted", "C:\\Users\\ada\\Proj\\.ENV")).toBe("**/.env");
   });
 });
 
@@ -247,9 +249,9 @@ describe("every entry of the default", () => {
   it("matches a plain instance of itself on every profile (no pattern is dead)", () => {
     // Build the most ordinary path each pattern describes, and ask the pattern itself.
     const paths = [
-      ...text.matchAll(/^ {2}(deny|confirm|confirm_if_tainted|deny_read):\n((?:\s+(?:- .*|#.*)\n)+)/gm),
+      ...text.matchAll(/^ {2}(deny|deny_if_tainted|confirm|confirm_if_tainted|deny_read):\n((?:\s+(?:- .*|#.*)\n)+)/gm),
     ];
-    expect(paths.map((m) => m[1])).toEqual(["deny", "confirm", "confirm_if_tainted", "deny_read"]);
+    expect(paths.map((m) => m[1])).toEqual(["deny", "deny_if_tainted", "confirm", "confirm_if_tainted", "deny_read"]);
     const dead: string[] = [];
     for (const os of ALL) {
       const profile = PROFILES[os];

@@ -260,7 +260,7 @@ describe("benign sessions", () => {
   it("joins a rotated session's parts and names the file and line of each flagged call", () => {
     const log = sessionLog("rot", "2026-10-05T09:00:00.000Z", [
       [0, "read_text_file", { path: "/home/user/project/a.ts" }, "x"],
-      [10, "write_file", { path: "/home/user/project/.env", content: "" }, "ok"],
+      [10, "write_file", { path: "/home/user/project/.npmrc", content: "" }, "ok"],
     ]).split("\n");
     const first = `${log.slice(0, 3).join("\n")}\n`;
     const second = `${log.slice(3).join("\n")}`;

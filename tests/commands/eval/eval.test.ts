@@ -27,11 +27,11 @@ beforeAll(() => {
 });
 
 const P = "/home/user/project";
-// Two hours of work with one call the default policy denies (writing .env) and one it asks
+// Two hours of work with one call the default policy denies (writing .npmrc) and one it asks
 // about (CLAUDE.md, an instruction file later sessions obey); a 45-minute lunch in the middle is not active time.
 const LONG = sessionLog("longsession", "2026-10-05T09:00:00.000Z", [
   [0, "read_text_file", { path: `${P}/src/a.ts` }, "x"],
-  [20, "write_file", { path: `${P}/.env`, content: "PORT=3000" }, "ok"],
+  [20, "write_file", { path: `${P}/.npmrc`, content: "PORT=3000" }, "ok"],
   [40, "edit_file", { path: `${P}/CLAUDE.md`, edits: [] }, "ok"],
   [60, "read_text_file", { path: `${P}/README.md` }, "x"],
   [105, "read_text_file", { path: `${P}/docs/ssh-guide/keys.md` }, "x"],
@@ -101,7 +101,7 @@ describe("eval on a tiny corpus with known answers", () => {
   it("refuses to print a rate over less than an hour of active traffic", () => {
     const { dir, env } = freshEnv();
     const short = sessionLog("short", "2026-10-05T09:00:00.000Z", [
-      [0, "write_file", { path: `${P}/.env`, content: "x" }, "ok"],
+      [0, "write_file", { path: `${P}/.npmrc`, content: "x" }, "ok"],
       [25, "read_text_file", { path: `${P}/a.ts` }, "x"],
       [50, "read_text_file", { path: `${P}/b.ts` }, "x"],
     ]);
@@ -137,10 +137,10 @@ describe("eval on a tiny corpus with known answers", () => {
     const benign = writeBenign(dir, {
       "1.jsonl": LONG,
       "2.jsonl": sessionLog("probe1", "2026-10-06T09:00:00.000Z", [
-        [0, "write_file", { path: `${P}/.env`, content: "" }, "ok"],
+        [0, "write_file", { path: `${P}/.npmrc`, content: "" }, "ok"],
       ]),
       "3.jsonl": sessionLog("probe2", "2026-10-07T09:00:00.000Z", [
-        [0, "write_file", { path: `${P}/.env`, content: "" }, "ok"],
+        [0, "write_file", { path: `${P}/.npmrc`, content: "" }, "ok"],
       ]),
     });
     const list = join(dir, "exclude.txt");

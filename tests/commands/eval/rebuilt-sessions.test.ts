@@ -174,7 +174,7 @@ describe("answers effectgate wrote in an enforce log", () => {
 
   it("refuses only the call it refused: a later call reusing the id is answered by the tool", () => {
     const log = logOf("enf-reuse", "enforce", [
-      { c2s: call(1, "write_file", { path: `${P}/.env`, content: "x" }) },
+      { c2s: call(1, "write_file", { path: `${P}/.npmrc`, content: "x" }) },
       { ev: "decision", data: { id: 1, method: "tools/call", verdict: "deny", outcome: "refuse" } },
       {
         ev: "refused",

@@ -143,7 +143,7 @@ describe("eval --benign on logs the relay wrote", () => {
         line: j([
           call(1, "read_file", { path: join(b.dir, "a.txt") }),
           call(2, "run_command", { command: "deploy-tool --all" }),
-          call(3, "write_file", { path: join(b.dir, ".env"), content: "x" }),
+          call(3, "write_file", { path: join(b.dir, ".npmrc"), content: "x" }),
         ]),
         wait: [1, 2, 3],
       },
