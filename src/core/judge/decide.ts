@@ -80,7 +80,7 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   const reads = item.effect.operation === "read";
   // A removal reads nothing out; a folder read as a whole by a move or copy meets deny_read below it.
   if (reads && kind === "remove") return item;
-  const state = { tainted: cx.tainted };
+  const state = { tainted: cx.tainted, renamed: item.renamed === true };
   const lists = pathRules(item.effect.operation, state);
   const forms = [...new Set([lexical, resolved])];
   for (const [list, verdict] of lists) {

@@ -25,6 +25,8 @@ export interface JudgedEffect {
   resolved?: string;
   /** Where the kernel lands when a `..` follows a link, when that differs from `resolved`. */
   physical?: string;
+  /** The path is spelled so that Windows opens it under another name (Canonical.renamed). */
+  renamed?: true;
   /** Why the effect could not be judged (then verdict is deny). */
   unjudgeable?: string;
 }
@@ -110,6 +112,7 @@ function judgePath(
     lexical: c.lexical,
     resolved: c.resolved,
     ...(c.physical === undefined ? {} : { physical: c.physical }),
+    ...(c.renamed === true ? { renamed: true as const } : {}),
   };
   // Both spellings are judged; the first (strictest) list that matches either one decides.
   const state = { tainted: cx.tainted, renamed: c.renamed === true };

@@ -90,6 +90,19 @@ describe("a Windows spelling that opens the file under another name", () => {
     expect(win.judge(...write("C:\\Users\\ada\\proj.\\.env")).verdict).toBe("deny");
   });
 
+  it("a folder so spelled, moved as a whole, is refused for what lies below it", () => {
+    const move = (destination: string) =>
+      win.judge("tools/call", call("move_file", { source: "a", destination }));
+    expect(move("C:\\Users\\ada\\work")).toMatchObject({
+      verdict: "confirm",
+      rule: "paths.deny_if_tainted ~/work/env/**",
+    });
+    expect(move("C:\\Users\\ada\\work.")).toMatchObject({
+      verdict: "deny",
+      rule: "paths.deny_if_tainted ~/work/env/**",
+    });
+  });
+
   it("the plain spelling only asks", () => {
     expect(win.judge(...write(at(".env.local")))).toMatchObject({
       verdict: "confirm",
