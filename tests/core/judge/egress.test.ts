@@ -227,6 +227,22 @@ describe("secrets carried out", () => {
     expect(d.reason).toContain("to the tool's own server");
   });
 
+  it("cannot call clean a sent string longer than the budget: the relay read only its start", () => {
+    const j = judgeOf({ text: EGRESS });
+    // Free text the path judge skips, in a call that sends: the relay keeps 8 Mi + 1 characters
+    // of such a string in a big frame (decision 0144), so a secret after them goes unseen.
+    const args = {
+      text_prompt: "z".repeat(8 * 1024 * 1024 + 1),
+      input_image_url: "https://images.example/c.png",
+    };
+    const d = j.judge("tools/call", call("generate_hunyuan3d_model", args));
+    expect([d.verdict, d.rule]).toEqual(["deny", "unjudgeable"]);
+    expect(d.reason).toContain("too large to judge");
+    // Within the budget it is read whole, and a clean one is allowed.
+    const within = { ...args, text_prompt: "z".repeat(8 * 1024 * 1024) };
+    expect(j.judge("tools/call", call("generate_hunyuan3d_model", within)).verdict).toBe("allow");
+  });
+
   it("leaves local file tools alone: writing a key file is judged by its path", () => {
     const j = judgeOf({ text: EGRESS });
     const d = j.judge(
