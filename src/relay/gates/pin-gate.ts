@@ -100,6 +100,18 @@ export function createPinGate(opts: PinGateOptions): Gate {
   };
   /** Drift in prompts, resource templates and resources already said this session. */
   const saidListings = new Set<string>();
+  /**
+   * Why every call is refused: an answer the lock pins was too large to read whole (it was cut
+   * for reading, decision 0144). What the model read of it cannot be checked, so it may hold
+   * text nobody approved: the session is tainted as by a rug-pull, never just noted as unread.
+   */
+  let unreadFlag: string | undefined;
+  const unread = (ctx: JudgeContext, id: unknown, by: string, what: string): void => {
+    if (entry === undefined) return; // nothing was approved: every call is refused anyway
+    const why = `${what} was too large to read whole, so it could not be checked against the lock`;
+    unreadFlag ??= why;
+    rugPull(ctx, id, { by, reason: "rug-pull", why });
+  };
   let started = false;
   const sayStartNotes = (ctx: JudgeContext): void => {
     if (started) return;
@@ -123,7 +135,11 @@ export function createPinGate(opts: PinGateOptions): Gate {
    */
   const checkInstructions = (seen: ObservedResponse, ctx: JudgeContext): void => {
     const result = seen.response["result"];
-    if (entry === undefined || !isObj(result) || seen.cut) return;
+    if (entry === undefined || !isObj(result)) return;
+    if (seen.cut) {
+      ctx.record("pin", { kind: "unreadable-instructions", got: "cut" });
+      return unread(ctx, seen.request.id, "(server instructions)", `the ${seen.request.method} answer`);
+    }
     // Every member a client may read as the instructions, a Go client's "Instructions" too.
     const readings = foldedValues(result, "instructions");
     for (const live of readings.length > 0 ? readings : [undefined]) {
@@ -151,9 +167,11 @@ export function createPinGate(opts: PinGateOptions): Gate {
               ok: false as const,
               reason: `the server's instructions differ from the approved ones (${instructionsFlag})`,
             }
-          : typeof name === "string"
-            ? state.checkCall(name)
-            : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
+          : unreadFlag !== undefined
+            ? { ok: false as const, reason: unreadFlag }
+            : typeof name === "string"
+              ? state.checkCall(name)
+              : { ok: false as const, reason: "the call names no tool, so its pin cannot be checked" };
       if (check.ok) return { action: "forward" };
       const tool = typeof name === "string" ? name : "(no name)";
       return pinCallAnswer(req, ctx, {
@@ -182,7 +200,7 @@ export function createPinGate(opts: PinGateOptions): Gate {
         ctx.announce(
           "pin: a tools/list answer was too large to read whole (it was cut for reading); nothing in it was checked",
         );
-        return;
+        return unread(ctx, seen.request.id, "(tools/list)", "a tools/list answer");
       }
       // A Go client reads "Tools" or "NEXTCURSOR" as these members (last one winning): every list
       // any client may read is compared with the lock.

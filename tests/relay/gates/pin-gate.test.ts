@@ -99,16 +99,59 @@ describe("pin gate", () => {
     ]);
   });
 
-  it("does not compare a listing whose long strings were cut for reading: it says the list went unchecked", async () => {
-    const { gate } = approved("observe");
-    const { c, records, lines } = ctx();
-    // Cut, the description differs from the lock; compared, it would read as a changed tool.
-    await gate.observe!({ ...listed([honest[0]!, { ...honest[1]!, description: "Read a" }]), cut: true }, c);
-    expect(records).toEqual([{ ev: "pin", data: { kind: "unreadable-list", got: "cut" } }]);
-    expect(lines.join("\n")).toContain("too large to read whole");
-    expect(lines).toEqual([expect.stringMatching(/^pin: /)]);
-    await gate.judge(call(3, "read_file"), c);
-    expect(records.filter((r) => r.data["kind"] === "call")).toEqual([]);
+  it("does not compare a listing whose long strings were cut for reading: it taints the session and refuses every call", async () => {
+    for (const level of ["observe", "enforce"] as const) {
+      const { argv, lockPath } = approved(level);
+      const pulled: unknown[] = [];
+      const gate = createPinGate({
+        lockPath,
+        identity: identityFor(undefined, argv),
+        level,
+        serverArgv: argv,
+        onRugPull: (e) => void pulled.push(e),
+      });
+      const { c, records, lines } = ctx();
+      // Cut, the description differs from the lock; compared, it would read as a changed tool.
+      await gate.observe!(
+        { ...listed([honest[0]!, { ...honest[1]!, description: "Read a" }]), cut: true },
+        c,
+      );
+      const why =
+        "a tools/list answer was too large to read whole, so it could not be checked against the lock";
+      expect(records).toEqual([
+        { ev: "pin", data: { kind: "unreadable-list", got: "cut" } },
+        { ev: "taint", data: { id: 2, by: "(tools/list)", reason: "rug-pull", why } },
+      ]);
+      expect(pulled).toEqual([{ by: "(tools/list)", reason: "rug-pull", why }]);
+      expect(lines.join("\n")).toContain("too large to read whole");
+      expect(lines.join("\n")).not.toContain("changed");
+      // Unread is not approved: a tool the cut list named may be anything (decision 0144).
+      const answer = await gate.judge(call(3, "read_file"), c);
+      if (level === "enforce") expect(answer.action === "refuse" && answer.text).toContain(why);
+      else expect([answer.action, answer.wouldRefuse]).toEqual(["forward", true]);
+    }
+  });
+
+  it("refuses every call after a first answer cut for reading, whose instructions went unchecked", async () => {
+    const { gate } = approved("enforce");
+    const { c, records } = ctx();
+    await gate.observe!(
+      {
+        request: { method: "initialize", id: 1, params: {} },
+        response: { jsonrpc: "2.0", id: 1, result: { instructions: "Use list_dir" } },
+        cut: true,
+      },
+      c,
+    );
+    expect(records[0]).toEqual({ ev: "pin", data: { kind: "unreadable-instructions", got: "cut" } });
+    expect(records[1]).toMatchObject({
+      ev: "taint",
+      data: { by: "(server instructions)", reason: "rug-pull" },
+    });
+    const answer = await gate.judge(call(3, "list_dir"), c);
+    expect(answer.action === "refuse" && answer.text).toContain(
+      "the initialize answer was too large to read whole",
+    );
   });
 
   it("checks every page of a listing and rechecks after list_changed", async () => {
