@@ -211,3 +211,23 @@ describe("strict in a 2026-07-28 session asks in the result, and the retry carri
     expect(calls(record)).toHaveLength(passes ? 1 : 0);
   });
 });
+
+describe("an approved retry too large to read whole", () => {
+  it("is refused, never re-sent from what was read of it (decision 0144)", async () => {
+    const { record, manifest, c } = setup();
+    // Over the log's whole-frame limit: read cut, so its params are not all the client sent. Its
+    // `_meta` and the answer come first: after 4 Mi characters, objects that deep are cut short.
+    const content = "x".repeat(17 * 1024 * 1024);
+    const big = (id: number, extra: Msg = {}): Promise<Msg> =>
+      c.request({
+        id,
+        method: "tools/call",
+        params: { _meta: META, ...extra, name: "write_file", arguments: { path: manifest, content } },
+      });
+    const q = questionOf(await big(1));
+    expect(refusalText(await big(2, retryWith(q, yes())))).toContain("too large to read whole");
+    expect(await c.close()).toBe(0);
+    expect(existsSync(manifest)).toBe(false);
+    expect(calls(record)).toEqual([]);
+  }, 60_000);
+});

@@ -4,7 +4,7 @@ import { declaresFormElicitation, numbersSurviveRewrite } from "../../core/gate/
 import { refusalFrame, type RefusalMember } from "../../core/gate/refusal-frame.js";
 import { idKey } from "../server/correlate.js";
 import { isId, withClientSpelling, type Member } from "./held-members.js";
-import { textOf, type SeenFrame } from "../session/seen-frame.js";
+import { isCut, textOf, type SeenFrame } from "../session/seen-frame.js";
 import type { ClientContext } from "./client-context.js";
 
 /**
@@ -50,9 +50,14 @@ export function forwardRetry(client: ClientContext, frame: SeenFrame, m: Member,
   const spelled = withClientSpelling([{ id: m.answerId.value, text: "", modern: true }], () => text);
   const id = (spelled.answers[0] as RefusalMember).id;
   if (client.inFlight) client.inFlight.done = true;
-  if (!numbersSurviveRewrite(text)) {
-    const why =
-      "effectgate could not send this retry exactly: it holds an integer past 2^53, which would reach the server rounded. Retry the call without the answer to be asked again.";
+  // Cut for reading (decision 0144), its params are not what the client sent: never re-sent so.
+  const inexact = isCut(frame)
+    ? "it was too large to read whole, and only what was read could be sent"
+    : !numbersSurviveRewrite(text)
+      ? "it holds an integer past 2^53, which would reach the server rounded"
+      : undefined;
+  if (inexact !== undefined) {
+    const why = `effectgate could not send this retry exactly: ${inexact}. Retry the call without the answer to be asked again.`;
     if (isId(m.answerId.value)) client.refusedIds.add(idKey(m.answerId.value));
     d.correlator.refused(m.id);
     d.stats.refused++;
