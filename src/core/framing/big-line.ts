@@ -1,6 +1,8 @@
 /**
- * A line too big to keep as bytes: decoded to text as it arrives, with only its head and SHA-256
- * kept of the bytes. Used where the bytes have already gone on (pass-through). Its long strings
+ * A line too big to keep as one buffer: decoded to text as it arrives, with its head and SHA-256
+ * kept of the bytes. Where the bytes have already gone on (pass-through) nothing more is kept;
+ * where the line is held until judged (enforce, strict) its pieces are kept as they arrived, to
+ * be written on unjoined (decision 0144). Its long strings
  * are cut as they stream past (string-cut.ts), and so is its structure past a budget
  * (structure-cut.ts), so a 64 MiB frame costs what the judge and the scan read of it, not the
  * chunks, the joined text and the parsed value at once.
@@ -25,6 +27,11 @@ export interface BigLineOptions {
    * does not parse may still be a call a lenient server reads).
    */
   watchCalls?: boolean;
+  /**
+   * Keep the bytes as the pieces they arrived in, for a relay that holds the line until it is
+   * judged: it writes them on as they are, never joined into one buffer or string.
+   */
+  keepBytes?: boolean;
 }
 
 /** What was left out of a big frame's text for reading. */
@@ -59,10 +66,16 @@ export interface BigFrame {
   crInside: boolean;
   /** With `watchCalls`: whether the whole text looks like a judged call (looksLikeJudgedCall). */
   looksJudged?: boolean;
+  /**
+   * With `keepBytes`: the frame exactly as received, terminator included, in the pieces it came
+   * in. Written one after the other they are the line's raw bytes.
+   */
+  pieces?: Buffer[];
 }
 
 const CR = 0x0d;
 const CR_BYTE = Buffer.from([CR]);
+const LF_BYTE = Buffer.from([0x0a]);
 
 export class BigLine {
   private readonly hash = createHash("sha256");
@@ -79,6 +92,8 @@ export class BigLine {
   private crLast = false;
   private crInside = false;
   private readonly watch: JudgedCallWatch | undefined;
+  /** With `keepBytes`: every piece added, as given (views of the chunks they came in). */
+  private readonly pieces: Buffer[] | undefined;
 
   private readonly headBytes: number;
 
@@ -87,10 +102,12 @@ export class BigLine {
     this.strings = new JsonStringCutter(options.keepChars);
     this.structure = new JsonStructureCutter(options.keepText, options.structure);
     this.watch = options.watchCalls ? new JudgedCallWatch() : undefined;
+    this.pieces = options.keepBytes ? [] : undefined;
   }
 
   add(bytes: Buffer): void {
     if (bytes.length === 0) return;
+    this.pieces?.push(bytes);
     if (this.headLength < this.headBytes) {
       // A copy, so that the chunk it came from can be let go.
       const part = Buffer.from(bytes.subarray(0, this.headBytes - this.headLength));
@@ -138,6 +155,9 @@ export class BigLine {
     const sha256 = this.hash.digest("hex");
     const frame: BigFrame = { text, size, eol, head, sha256, crInside: this.crInside };
     if (this.watch) frame.looksJudged = this.watch.found();
+    // The CR of a CRLF is among the pieces already; the LF that ended the line is not.
+    if (this.pieces && !atEof) this.pieces.push(LF_BYTE);
+    if (this.pieces) frame.pieces = this.pieces;
     if (shortened.cut !== undefined || dropped !== undefined)
       frame.cut = {
         strings: shortened.cut?.strings ?? 0,

@@ -7,8 +7,8 @@
  * zero-copy view of that chunk.
  *
  * With `bigAfter` set and a `emitBig` callback given, a line that grows past `bigAfter` bytes is
- * no longer kept as bytes: it is decoded as it arrives, its long strings cut (see big-line.ts), and
- * emitted as a BigFrame.
+ * no longer joined: it is decoded as it arrives, its long strings cut (see big-line.ts), and
+ * emitted as a BigFrame (with its pieces, when the options ask to keep the bytes).
  */
 import { BigLine, type BigFrame, type BigLineOptions } from "./big-line.js";
 

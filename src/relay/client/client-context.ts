@@ -7,7 +7,7 @@ import type { Correlator } from "../server/correlate.js";
 import type { ByteSink, Holdable } from "../session/flow.js";
 import type { SessionFacts } from "../session/handshake.js";
 import type { Lane } from "../session/lane.js";
-import { isBig, type SeenFrame } from "../session/seen-frame.js";
+import { writeOn, type SeenFrame } from "../session/seen-frame.js";
 import type { RelayLog, RelayStats } from "../session/types.js";
 import { askTimeoutMs } from "../session/constants.js";
 import { ResultAsker } from "./result-asker.js";
@@ -75,7 +75,7 @@ export class ClientContext {
   forward(frame: SeenFrame): void {
     if (this.inFlight) this.inFlight.done = true;
     this.d.stats.forwarded++;
-    // A big frame exists only in pass-through, where its bytes have already gone on.
-    if (!this.d.passThrough && !isBig(frame)) this.d.toServer.write(frame.raw);
+    // In pass-through the bytes have already gone on.
+    if (!this.d.passThrough) writeOn(frame, this.d.toServer);
   }
 }

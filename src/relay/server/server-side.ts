@@ -23,11 +23,11 @@ import { AnswerNotices } from "./answer-notices.js";
 import { Lane } from "../session/lane.js";
 import {
   guessNonJson,
-  isBig,
   isCut,
   logSeen,
   mentions,
   textOf,
+  writeOn,
   type SeenFrame,
 } from "../session/seen-frame.js";
 import type { RelayLog, RelayStats } from "../session/types.js";
@@ -133,7 +133,7 @@ export class ServerSide {
   }
 
   private send(frame: SeenFrame): void {
-    if (!this.d.passThrough && !isBig(frame)) this.d.toClient.write(frame.raw);
+    if (!this.d.passThrough) writeOn(frame, this.d.toClient);
   }
 
   /** Whether client frames wait in their own lane (behind a call being judged). */

@@ -90,17 +90,14 @@ export class LocalFrames implements Frames {
   private readonly bridge = new BridgeLines();
   private readonly toServerSide = (f: Frame | BigFrame): void =>
     this.serverSide.onFrame(f, this.bridge.take() ? "bridge" : undefined);
-  /** Only in pass-through may a line be kept as text alone: elsewhere its bytes must go on. */
-  private readonly bigToClientSide: ((f: BigFrame) => void) | undefined;
-  private readonly bigToServerSide: ((f: BigFrame) => void) | undefined;
-
   constructor(private readonly d: LocalFramesDeps) {
     const { log, stats, passThrough } = d;
     const record = (ev: string, data: Record<string, unknown>): void => log.event(ev, data);
-    this.bigToClientSide = passThrough ? this.toClientSide : undefined;
-    this.bigToServerSide = passThrough ? this.toServerSide : undefined;
-    this.c2s = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_CLIENT_LINES : undefined);
-    this.s2c = new LineSplitter(d.maxFrameBytes, passThrough ? BIG_SERVER_LINES : undefined);
+    // A big line is read cut at every level, by one reader with one set of options; a relay that
+    // holds lines until they are judged also keeps the pieces, to write them on (decision 0144).
+    const held = passThrough ? {} : { keepBytes: true };
+    this.c2s = new LineSplitter(d.maxFrameBytes, { ...BIG_CLIENT_LINES, ...held });
+    this.s2c = new LineSplitter(d.maxFrameBytes, { ...BIG_SERVER_LINES, ...held });
     const facts = new SessionFacts(record);
     const shared = passThrough ? new Lane(d.onError) : undefined;
     this.own = shared && !d.ownLine ? new OwnLines(this.s2c, d.toClient) : undefined;
@@ -142,8 +139,8 @@ export class LocalFrames implements Frames {
   push(from: Side, chunk: Buffer): boolean {
     const ok =
       from === "client"
-        ? this.c2s.push(chunk, this.toClientSide, this.bigToClientSide)
-        : this.s2c.push(chunk, this.toServerSide, this.bigToServerSide);
+        ? this.c2s.push(chunk, this.toClientSide, this.toClientSide)
+        : this.s2c.push(chunk, this.toServerSide, this.toServerSide);
     this.backlog?.check();
     return ok;
   }
@@ -153,9 +150,9 @@ export class LocalFrames implements Frames {
   }
 
   end(from: Side): void {
-    if (from === "client") this.c2s.end(this.toClientSide, this.bigToClientSide);
+    if (from === "client") this.c2s.end(this.toClientSide, this.toClientSide);
     else {
-      this.s2c.end(this.toServerSide, this.bigToServerSide);
+      this.s2c.end(this.toServerSide, this.toServerSide);
       this.own?.flush();
     }
   }

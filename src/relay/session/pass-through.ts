@@ -1,7 +1,8 @@
 /**
- * The pieces of the relay that exist only in pass-through (docs/decisions/0048): which lines may
- * be held as text alone, a hold on both sources while judging and logging fall behind, and
- * effectgate's own lines waiting for the server's half-sent frame to end.
+ * How big lines are read (at every level since docs/decisions/0144), and the pieces of the relay
+ * that exist only in pass-through (docs/decisions/0048): a hold on both sources while judging
+ * and logging fall behind, and effectgate's own lines waiting for the server's half-sent frame
+ * to end.
  */
 import type { BigLineOptions } from "../../core/framing/big-line.js";
 import { BUDGET } from "../../core/effects/budget.js";
@@ -11,8 +12,10 @@ import type { ByteSink, Holdable } from "./flow.js";
 import type { Lane } from "./lane.js";
 
 /**
- * A line past the log's whole-frame limit is decoded as it arrives and its bytes let go: the log
- * keeps only a head and a hash of such a frame anyway, and the judge needs text. Of each string
+ * A line past the log's whole-frame limit is decoded as it arrives and never joined: the log
+ * keeps only a head and a hash of such a frame anyway, and the judge needs text. In pass-through
+ * its bytes are let go; a relay that holds it keeps them as the pieces they came in, to write on
+ * once it is judged (docs/decisions/0144-a-held-big-line-is-read-cut.md). Of each string
  * in it one character more than the judge's budget is kept: a call with a cut string is still
  * "too large to judge", and the content scan reads less than that of a whole answer
  * (docs/decisions/0052-cut-long-strings-of-huge-frames.md). Once as many characters of text

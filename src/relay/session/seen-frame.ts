@@ -1,7 +1,8 @@
 /**
  * What the relay's two sides are handed: a frame's bytes, or — for a line over the big-line limit
- * in pass-through, whose bytes already went on — its text, head and hash (core/framing/big-line.ts).
- * These helpers let the sides read either the same way.
+ * — its cut text, head and hash (core/framing/big-line.ts), with the pieces it arrived in when
+ * the relay holds it (enforce, strict; decision 0144). These helpers let the sides read either the
+ * same way.
  */
 import type { BigFrame } from "../../core/framing/big-line.js";
 import { JUDGED_METHODS } from "../../core/wire/judged-methods.js";
@@ -9,6 +10,7 @@ import { isRecord } from "../../core/wire/jsonrpc.js";
 import { looksLikeJudgedCall } from "../../core/wire/judged-call-text.js";
 import { BIG_LINES } from "./pass-through.js";
 import type { Frame } from "../../core/framing/line-splitter.js";
+import type { ByteSink } from "./flow.js";
 import { looksNonJson, type RelayLog } from "./types.js";
 
 export type SeenFrame = Frame | BigFrame;
@@ -23,6 +25,17 @@ export function textOf(f: SeenFrame): string {
 
 export function mentions(f: SeenFrame, needle: Buffer): boolean {
   return isBig(f) ? f.text.includes(needle.toString("utf8")) : f.bytes.includes(needle);
+}
+
+/**
+ * Writes the frame on exactly as it arrived: its bytes, or a big frame's pieces one after the
+ * other, so that a 64 MiB line is never joined into one buffer. A big frame without pieces had
+ * its bytes sent already (pass-through); writing it again is a bug, and fails the frame.
+ */
+export function writeOn(f: SeenFrame, sink: ByteSink): void {
+  if (!isBig(f)) return sink.write(f.raw);
+  if (f.pieces === undefined) throw new Error("a big frame whose bytes were not kept cannot be written on");
+  for (const piece of f.pieces) sink.write(piece);
 }
 
 /** The cheap "not JSON" guess for frames passed on without parsing. */
