@@ -54,6 +54,10 @@ export interface CompiledPathPattern extends PathPattern {
   lastLiteral?: string;
   /** NAME-SUBTREE patterns: the folded literal first segment, for the name index; else undefined. */
   firstLiteral?: string;
+  /** SUBTREE and FILE patterns: the anchor split and folded, for the anchor index. */
+  anchor?: PreparedPath;
+  /** SUBTREE and FILE patterns: `test` under the anchor's real path only (the rest of `test`). */
+  testReal?(absolute: string, resolver?: PathResolver): boolean;
 }
 
 const FORMS =
@@ -254,14 +258,18 @@ function anchoredPattern(
     if (realMemo?.real !== real) realMemo = { real, prepared: splitPath(real, platform) };
     return realMemo.prepared;
   };
+  const testReal = (absolute: string, resolver?: PathResolver): boolean => {
+    const real = realAnchor(resolver);
+    return real !== undefined && under(preparePath(absolute, platform), real, subtree);
+  };
   return {
     body,
     form: subtree ? "subtree" : "file",
+    anchor: lexicalAnchor,
+    testReal,
     test(absolute: string, resolver?: PathResolver): boolean {
-      const p = preparePath(absolute, platform);
-      if (under(p, lexicalAnchor, subtree)) return true;
-      const real = realAnchor(resolver);
-      return real !== undefined && under(p, real, subtree);
+      if (under(preparePath(absolute, platform), lexicalAnchor, subtree)) return true;
+      return testReal(absolute, resolver);
     },
     below(absolute: string, resolver?: PathResolver): boolean {
       const dir = preparePath(absolute, platform);
