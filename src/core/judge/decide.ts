@@ -7,7 +7,13 @@ import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
 import { pathRules, ruleNote } from "./path-rules.js";
 import { commandFacts } from "./command-facts.js";
 import { type Decision, type Effect, VERDICT_RANK } from "../types.js";
-import { type Canonicalise, type JudgedEffect, judgeEffectFromEachBase, strictest } from "./judge-effect.js";
+import {
+  type Canonicalise,
+  type EffectContext,
+  type JudgedEffect,
+  judgeEffectFromEachBase,
+  strictest,
+} from "./judge-effect.js";
 import { judgeModels } from "./models.js";
 import type { Planted } from "./planted.js";
 import { sentSecretFiles } from "./judge-egress.js";
@@ -102,6 +108,12 @@ function judgeBelow(item: JudgedEffect, cx: DecideContext, tool: string, kind: C
   return item;
 }
 
+function effectsOf(items: readonly JudgedEffect[]): Effect[] {
+  const out: Effect[] = [];
+  for (const i of items) out.push(i.effect);
+  return out;
+}
+
 /**
  * Judge one held request: tools/call by its arguments, prompts/get likewise (the prompt's name
  * standing in for the tool), resources/read by its uri. `problem` (set by the relay for frames it
@@ -125,44 +137,43 @@ export function explainCall(
   const found = requestEffects(cx.policy, method, params, cx.commands?.setup);
   if ("error" in found) return { ...unjudgeable(found.subject, found.error, cx.tainted), found };
   const { subject, effects, execGlob, isContainer } = found;
-  const ecx = {
+  const ecx: EffectContext = {
     tool: subject,
     policy: cx.policy,
     env: cx.env,
     tainted: cx.tainted,
     canonicalise: canonicaliseOnce(cx.canonicalise),
     execGlob,
-    ...(cx.seen === undefined ? {} : { seen: cx.seen }),
   };
-  const judged = effects.flatMap((e) => {
+  if (cx.seen !== undefined) ecx.seen = cx.seen;
+  // Plain loops, not flatMap and map chains: this runs for every call (decision 0140).
+  const judged: JudgedEffect[] = [];
+  const kinds: Array<ContainerKind | undefined> = [];
+  for (const e of effects) {
     const kind = isContainer(e);
-    return judgeEffectFromEachBase(e, ecx).map((item) => ({
-      item: kind === undefined ? item : judgeBelow(item, cx, subject, kind),
-      kind,
-    }));
-  });
+    for (const item of judgeEffectFromEachBase(e, ecx)) {
+      judged.push(kind === undefined ? item : judgeBelow(item, cx, subject, kind));
+      kinds.push(kind);
+    }
+  }
   // Own files, git's discovery and PATH folders: models, not patterns (decisions 0067, 0068).
-  const modelled = judgeModels(
-    judged.map((j) => j.item),
-    judged.map((j) => j.kind),
-    { tool: subject, policy: cx.policy, env: cx.env, ...(cx.planted ? { planted: cx.planted } : {}) },
-  );
+  const modelled = judgeModels(judged, kinds, {
+    tool: subject,
+    policy: cx.policy,
+    env: cx.env,
+    ...(cx.planted ? { planted: cx.planted } : {}),
+  });
   // What commands amount to beyond their paths: destroying a protected root, running what this
   // session wrote or downloaded.
   const facts = modelled.some((i) => i.effect.via !== undefined) ? commandFacts(modelled, cx) : modelled;
   // A secret file a command sends out is told as the send it is, ahead of the read.
-  const items: JudgedEffect[] = [...sentSecretFiles(facts, cx.policy), ...facts];
-  items.push(
-    ...carriedItems(
-      cx,
-      found,
-      method,
-      items.map((i) => i.effect),
-    ),
-  );
+  const items: JudgedEffect[] = sentSecretFiles(facts, cx.policy);
+  for (const item of facts) items.push(item);
+  const carried = carriedItems(cx, found, method, effectsOf(items));
+  for (const item of carried) items.push(item);
   const top = strictest(items);
   // An effect judged twice (a send, and the secret it carries) is listed once.
-  const judgedEffects = [...new Set(items.map((i) => i.effect))];
+  const judgedEffects = [...new Set(effectsOf(items))];
   const shell = found.shell === undefined ? {} : { shell: found.shell };
   if (top === undefined || top.verdict === "allow") {
     const reason =
