@@ -15,13 +15,11 @@ export interface PreparedPath {
 export function splitPath(absolute: string, platform: Platform): PreparedPath {
   if (platform !== "win32") {
     const root = absolute.startsWith("/") ? "/" : "";
-    return {
-      root,
-      segments: absolute
-        .split("/")
-        .filter((s) => s !== "")
-        .map((s) => foldName(s, platform)),
-    };
+    // One loop, not split-filter-map: every new path of a decision comes through here.
+    const segments: string[] = [];
+    for (const s of absolute.split("/"))
+      if (s !== "") segments.push(platform === "linux" ? s : foldName(s, platform));
+    return { root, segments };
   }
   const parts = absolute.split(/[\\/]/);
   let root = "";
