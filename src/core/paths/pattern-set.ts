@@ -1,7 +1,7 @@
 import type { Platform } from "../types.js";
 import type { PathPattern, PathResolver } from "./api.js";
 import type { CompiledPathPattern } from "./pattern.js";
-import { preparePath, type PreparedPath } from "./prepared.js";
+import { preparePath, type PreparedPath, splitPath } from "./prepared.js";
 
 // An ordered list of patterns that answers "which is the FIRST to match?" without testing every
 // pattern. `**/NAME` patterns are looked up by the path's last name, `**/a/b/**` patterns by any
@@ -75,16 +75,18 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
   const byLast = new Map<string, number[]>();
   const byAny = new Map<string, number[]>();
   const roots = new Map<string, AnchorNode>();
-  /** Anchored patterns in list order, for the question about real anchors. */
+  /** Anchored patterns in list order, and their anchors, for the question about real anchors. */
   const anchored: number[] = [];
+  const anchors: string[] = [];
   patterns.forEach((p, i) => {
     const c = p as Partial<CompiledPathPattern>;
     if (c.inert !== undefined) return; // matches nothing here
     if (c.form === "name" && c.lastLiteral !== undefined) push(byLast, c.lastLiteral, i);
     else if (c.form === "name-subtree" && c.firstLiteral !== undefined) push(byAny, c.firstLiteral, i);
     else if (c.anchor !== undefined && c.testReal !== undefined) {
-      place(roots, c.anchor, i);
+      place(roots, splitPath(c.anchor, platform), i);
       anchored.push(i);
+      anchors.push(c.anchor);
     } else always.push(i);
   });
   const none = patterns.length;
@@ -104,9 +106,14 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
         best = scan(patterns, at.here, best, absolute, resolver);
         at = k < segs.length ? at.names.get(segs[k] as string) : undefined;
       }
+      // The real anchors, asked here rather than through each pattern: 60 calls a list.
       if (resolver !== undefined)
-        for (const i of anchored) {
+        for (let j = 0; j < anchored.length; j++) {
+          const i = anchored[j] as number;
           if (i >= best) break;
+          const anchor = anchors[j] as string;
+          const real = resolver.anchorRealpath ? resolver.anchorRealpath(anchor) : resolver.realpath(anchor);
+          if (real === undefined || real === anchor) continue;
           if ((patterns[i] as CompiledPathPattern).testReal?.(absolute, resolver) === true) {
             best = i;
             break;

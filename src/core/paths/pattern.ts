@@ -54,8 +54,8 @@ export interface CompiledPathPattern extends PathPattern {
   lastLiteral?: string;
   /** NAME-SUBTREE patterns: the folded literal first segment, for the name index; else undefined. */
   firstLiteral?: string;
-  /** SUBTREE and FILE patterns: the anchor split and folded, for the anchor index. */
-  anchor?: PreparedPath;
+  /** SUBTREE and FILE patterns: the anchor, expanded and lexical, for the anchor index. */
+  anchor?: string;
   /** SUBTREE and FILE patterns: `test` under the anchor's real path only (the rest of `test`). */
   testReal?(absolute: string, resolver?: PathResolver): boolean;
 }
@@ -265,7 +265,7 @@ function anchoredPattern(
   return {
     body,
     form: subtree ? "subtree" : "file",
-    anchor: lexicalAnchor,
+    anchor,
     testReal,
     test(absolute: string, resolver?: PathResolver): boolean {
       if (under(preparePath(absolute, platform), lexicalAnchor, subtree)) return true;
