@@ -70,6 +70,12 @@ async function decisionRows(root, oldCli) {
   console.log(
     `| decisions per second | ${Math.round(byDefault.perSecond)} | ${Math.round(byLarge.perSecond)} | |`,
   );
+  // Each turn, in the order run: the median hides how far a loaded machine moved them.
+  if (builds.length > 1)
+    for (const [name] of builds)
+      console.log(
+        `| µs per decision, ${name}, each turn | ${seen[name].map((r) => us(r.byDefault)).join(", ")} | | |`,
+      );
   console.log(
     `| µs per single lookup, 100 vs 1,000 patterns (sub-linear if ratio ≪ 10) | ${lookup100.lookupUs.toFixed(3)} | ${lookup1000.lookupUs.toFixed(3)} | ${(lookup1000.lookupUs / lookup100.lookupUs).toFixed(2)}× |`,
   );
