@@ -26,8 +26,15 @@ afterEach(() => {
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
 
-function setup(): { env: NodeJS.ProcessEnv; record: string; manifest: string; other: string; c: RawClient } {
-  const { home, env, record } = sandbox();
+function setup(extra: NodeJS.ProcessEnv = {}): {
+  env: NodeJS.ProcessEnv;
+  record: string;
+  manifest: string;
+  other: string;
+  c: RawClient;
+} {
+  const { home, env: base, record } = sandbox();
+  const env = { ...base, ...extra };
   homes.push(home);
   // A confirm-class write in an untainted session (paths.confirm **/.vscode/tasks.json).
   mkdirSync(join(home, "proj", ".vscode"), { recursive: true });
@@ -147,6 +154,19 @@ describe("strict in a 2026-07-28 session asks in the result, and the retry carri
 
     expect(existsSync(other)).toBe(false);
     expect(calls(record).map((m) => m.id)).toEqual([7]);
+  });
+
+  it("a retry after the question expired is a no, even with an explicit yes", async () => {
+    // The sealed state expires with the question (EFFECTGATE_ASK_TIMEOUT_MS); the retry comes later.
+    const { record, manifest, c } = setup({ EFFECTGATE_ASK_TIMEOUT_MS: "1000" });
+    const q = questionOf(await write(c, 1, manifest));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(refusalText(await write(c, 2, manifest, retryWith(q, yes())))).toContain(
+      "the question expired before the answer came",
+    );
+    expect(await c.close()).toBe(0);
+    expect(existsSync(manifest)).toBe(false);
+    expect(calls(record)).toEqual([]);
   });
 
   it("a client that declares no elicitation is answered out of band, as before", async () => {
