@@ -133,6 +133,31 @@ function legacyMcp(drop: Drop, o: LegacyOptions = {}): McpServer {
     );
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   });
+  // A server→client request on the session's own stream (the GET), sent after the call that
+  // prompted it was answered; `{read: true}` then says what the client answered, if anything yet.
+  let later: unknown = null;
+  server.registerTool(
+    "ask_later",
+    {
+      description: "Asks the user's name on the session's stream, after answering",
+      inputSchema: { read: z.boolean().optional() },
+    },
+    ({ read }) => {
+      if (read) return { content: [{ type: "text", text: JSON.stringify(later) }] };
+      setTimeout(() => {
+        server.server
+          .elicitInput({
+            message: "What is your name, later?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+          })
+          .then(
+            (a) => void (later = a),
+            (e: unknown) => void (later = { error: String(e) }),
+          );
+      }, 50);
+      return { content: [{ type: "text", text: "asked" }] };
+    },
+  );
   server.registerTool(
     "countdown",
     {

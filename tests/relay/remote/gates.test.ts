@@ -96,7 +96,7 @@ describe("gates on a remote server", () => {
     const lock = join(b.home, "effectgate.lock");
     const out = (await cli(["approve", "--lock", lock, "--name", "tracker", "--url", approved.url], b.env))
       .stdout;
-    expect(out).toMatch(/wrote .*tracker.*\(6 tools\)/);
+    expect(out).toMatch(/wrote .*tracker.*\(7 tools\)/);
     const entry = (
       JSON.parse(readFileSync(lock, "utf8")) as { servers: Record<string, Record<string, unknown>> }
     ).servers["tracker"];

@@ -166,6 +166,30 @@ describe("effectgate --url, Streamable HTTP with sessions", () => {
     expect(answers).toHaveLength(1);
   });
 
+  it("relays a request the server sends on the session's GET stream, and the client's answer back", async () => {
+    fx = await legacyServer();
+    const b = await bridged(fx.url, { capabilities: { elicitation: {} } });
+    let asked!: (message: string) => void;
+    const question = new Promise<string>((r) => (asked = r));
+    b.client.setRequestHandler(ElicitRequestSchema, (req) => {
+      asked(req.params.message);
+      return { action: "accept", content: { name: "Ada" } };
+    });
+    const first = await b.client.callTool({ name: "ask_later", arguments: {} });
+    expect(first.content).toEqual([{ type: "text", text: "asked" }]);
+    expect(await question).toBe("What is your name, later?");
+    let answered: unknown = null;
+    for (let i = 0; i < 50 && answered === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const r = await b.client.callTool({ name: "ask_later", arguments: { read: true } });
+      answered = JSON.parse((r.content as Array<{ text: string }>)[0]!.text);
+    }
+    await b.close();
+    expect(answered).toEqual({ action: "accept", content: { name: "Ada" } });
+    // It came on the GET stream: no POST was open when the server asked.
+    expect(fx.requests.some((r) => r.method === "GET")).toBe(true);
+  });
+
   it("sends --header values from the environment, and the log holds their names only", async () => {
     fx = await legacyServer();
     const box = remoteSandbox();
