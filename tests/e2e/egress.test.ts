@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, RawClient, ROOT, received, sandbox } from "./harness.js";
@@ -100,6 +101,17 @@ describe("egress at enforce, black-box", () => {
       `bytes of ${dotenv}, read in this session (at arguments.url, base64 encoded) to paste.example`,
     );
     expect(isError(fine)).toBe(false);
+    // Fingerprints stay in memory: no record but the frames themselves holds the value or its hash.
+    const digest = createHash("sha256").update("zK8q2Lm9Xv4Bn7Wc1Rt5").digest("base64").slice(0, 22);
+    const sessions = join(home, ".effectgate", "sessions");
+    const records = readdirSync(sessions)
+      .flatMap((f) => readFileSync(join(sessions, f), "utf8").split("\n"))
+      .filter((l) => l !== "" && (JSON.parse(l) as { type?: string }).type !== "frame");
+    expect(records.some((l) => l.includes("egress.secrets"))).toBe(true);
+    for (const l of records) {
+      expect(l).not.toContain("zK8q2Lm9Xv4Bn7Wc1Rt5");
+      expect(l).not.toContain(digest);
+    }
   });
 });
 
