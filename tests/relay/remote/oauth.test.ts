@@ -4,6 +4,7 @@
  * headless browser started as $BROWSER (tests/fixtures/remote/headless-browser.mjs).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,6 +173,44 @@ describe("OAuth through effectgate --url", () => {
     expect(JSON.stringify(answer["error"])).toMatch(/SSRF guard/);
     expect(box.opened()).toEqual([]);
     expect(fx.events).toEqual([]);
+  });
+
+  it("follows no discovery redirect to another origin: the server it names is never reached", async () => {
+    // The authorization server the resource names answers every request with a redirect to
+    // another origin (another port on this machine): nothing may follow it there.
+    let reached = 0;
+    let redirected = 0;
+    const target = createHttpServer((_req, res) => {
+      reached++;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    const redirector = createHttpServer((req, res) => {
+      redirected++;
+      const port = (target.address() as { port: number }).port;
+      res.writeHead(307, { location: `http://127.0.0.1:${port}${req.url ?? "/"}` }).end();
+    });
+    await Promise.all(
+      [target, redirector].map((s) => new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()))),
+    );
+    const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}/`;
+    try {
+      fx = await oauthServers({ authorizationServers: () => [at] });
+      const box = signedInBox();
+      const raw = new RawClient(["--url", fx.url], box.env);
+      const answer = await raw.request({
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      await raw.close();
+      expect(answer["error"]).toBeDefined();
+      expect(redirected).toBeGreaterThan(0);
+      expect(reached).toBe(0);
+      expect(box.opened()).toEqual([]);
+    } finally {
+      for (const s of [target, redirector]) s.closeAllConnections();
+      await Promise.all([target, redirector].map((s) => new Promise<void>((r) => s.close(() => r()))));
+    }
   });
 
   it("starts the browser without a shell: the URL is one argument, and nothing in it runs", async () => {
