@@ -125,6 +125,30 @@ describe("strict asks in the chat with one required boolean, and only an explici
     expect(calls(record)).toEqual([]);
   });
 
+  it("a flood of questions in the chat: each is its own, and only the one said yes to goes through", async () => {
+    const { home, env, record } = sandbox();
+    const paths = Array.from({ length: 8 }, (_, i) => join(home, `p${i}`, ".vscode", "tasks.json"));
+    for (const p of paths) mkdirSync(join(p, ".."), { recursive: true });
+    const chosen = paths[3] as string;
+    const { client, asked } = await askedClient(env, "never");
+    // Yes to the question about `chosen` only; every other question is declined.
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      const q = req.params as unknown as Asked;
+      asked.push(q);
+      const yes = q.message.includes(`- write ${chosen}\n`);
+      return Promise.resolve(yes ? { action: "accept", content: { allow: true } } : { action: "decline" });
+    });
+    const results = await Promise.all(
+      paths.map((path) => client.callTool({ name: "write_file", arguments: { path, content: "{}" } })),
+    );
+    await client.close();
+
+    expect(asked).toHaveLength(paths.length);
+    expect(results.map((r) => r.isError === true)).toEqual(paths.map((p) => p !== chosen));
+    expect(paths.filter((p) => existsSync(p))).toEqual([chosen]);
+    expect(calls(record)).toHaveLength(1);
+  });
+
   it("a question nobody answers is a no once the timeout passes", async () => {
     const { home, env, record } = sandbox();
     const { manifest } = project(home);
