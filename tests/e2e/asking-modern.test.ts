@@ -156,6 +156,27 @@ describe("strict in a 2026-07-28 session asks in the result, and the retry carri
     expect(calls(record).map((m) => m.id)).toEqual([7]);
   });
 
+  it("a flood of questions: each state answers its own call, and only the yes goes through", async () => {
+    const { record, manifest, c } = setup();
+    const home = join(manifest, "..", "..", "..");
+    const paths = Array.from({ length: 8 }, (_, i) => join(home, `p${i}`, ".vscode", "tasks.json"));
+    for (const p of paths) mkdirSync(join(p, ".."), { recursive: true });
+    const chosen = paths[3] as string;
+    const questions: Question[] = [];
+    for (const [i, p] of paths.entries()) questions.push(questionOf(await write(c, i + 1, p)));
+    const answers = [];
+    for (const [i, p] of paths.entries()) {
+      const answer = p === chosen ? yes() : { action: "decline" };
+      answers.push(await write(c, 100 + i, p, retryWith(questions[i] as Question, answer)));
+    }
+    expect(await c.close()).toBe(0);
+    expect(answers.map((a) => (a.result as { isError?: boolean }).isError === true)).toEqual(
+      paths.map((p) => p !== chosen),
+    );
+    expect(paths.filter((p) => existsSync(p))).toEqual([chosen]);
+    expect(calls(record).map((m) => m.id)).toEqual([103]);
+  });
+
   it("a retry after the question expired is a no, even with an explicit yes", async () => {
     // The sealed state expires with the question (EFFECTGATE_ASK_TIMEOUT_MS); the retry comes later.
     const { record, manifest, c } = setup({ EFFECTGATE_ASK_TIMEOUT_MS: "1000" });
