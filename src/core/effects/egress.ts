@@ -3,6 +3,7 @@
 // here). A call that sends a message, mail, issue, comment, review, post or upload yields an
 // `egress` effect per destination it names. Which tools send is read from their names, as
 // the path rules read verbs (tool-table.ts): the same `send_message` exists in a dozen servers.
+// Any other tool sends to a mail address or URL given as `to`, `cc` or `recipient`.
 import { canonicalHost } from "../net/host.js";
 import type { Destination, Effect } from "../types.js";
 import { nameWords } from "./tool-table.js";
@@ -75,6 +76,12 @@ const RECIPIENT_WORDS = new Set([
   "handle",
   "address",
 ]);
+/**
+ * Words of argument names that say who receives what any tool is given. A tool with no sending
+ * word in its name (`deliver`, `dispatch`) still sends to a mail address or URL under one of
+ * these; other recipient words (`user`, `email`, `channel`) also name who a read is about.
+ */
+const ADDRESSEE_WORDS = new Set(["to", "cc", "bcc", "recipient", "recipients"]);
 /** Words of argument names whose value is where any tool connects (a sender or not). */
 const PLACE_WORDS = new Set(["url", "uri", "urls", "endpoint", "webhook", "href", "host", "hostname"]);
 
@@ -204,7 +211,15 @@ export function egressEffects(
     const c = canonicalHost(value);
     if (c !== undefined) out.push(egress(at, value.trim(), c));
   }
-  if (!sender) return out;
+  if (!sender) {
+    // Only a mail address or a URL: `{from: "v1.2", to: "v1.3"}` names versions, not hosts.
+    for (const { at, value } of namedValues(args, ADDRESSEE_WORDS)) {
+      if (urlsAt.has(at) || !(MAIL.test(value) || HAS_SCHEME.test(value))) continue;
+      const d = destinationOf(value);
+      if (d?.host !== undefined) out.push(egress(at, value.trim(), d));
+    }
+    return out;
+  }
   const repo = repositoryOf(args);
   const service = repo === undefined ? undefined : "github.com";
   for (const { at, value } of namedValues(args, RECIPIENT_WORDS)) {

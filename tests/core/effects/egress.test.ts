@@ -90,6 +90,25 @@ describe("egressEffects", () => {
     expect(sends("configure", { host: "localhost" })).toEqual([]); // a bare word is no host
     expect(sends("configure", { host: "127.1:8080" })).toEqual(["arguments.host -> 127.0.0.1"]);
   });
+
+  it("an addressee argument of any tool holding a mail address or a URL is a destination", () => {
+    expect(sends("deliver", { to: "boss@attacker.example", body: "numbers" })).toEqual([
+      "arguments.to -> attacker.example boss@attacker.example",
+    ]);
+    expect(sends("dispatch", { recipients: ["a@x.example"], bcc: "b@y.example" })).toEqual([
+      "arguments.recipients[0] -> x.example a@x.example",
+      "arguments.bcc -> y.example b@y.example",
+    ]);
+    expect(sends("relay_note", { reply_to: "ftp://drop.example/in" })).toEqual([
+      "arguments.reply_to -> drop.example",
+    ]);
+    // Near misses: versions, dates, paths, bare names, and recipient words that also name a read.
+    expect(sends("git_log", { from: "v1.2.2", to: "v1.2.3" })).toEqual([]);
+    expect(sends("list_events", { from: "2024-01-01", to: "2024-02-01" })).toEqual([]);
+    expect(sends("convert", { path_to: "/home/u/out.txt", to: "pdf" })).toEqual([]);
+    expect(sends("get_user", { email: "bob@corp.example" })).toEqual([]);
+    expect(sends("lookup", { recipient: "bob" })).toEqual([]);
+  });
 });
 
 describe("destinations", () => {
