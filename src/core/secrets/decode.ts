@@ -18,15 +18,11 @@ const MAX_DECODED = 4 * 1024 * 1024;
 
 const PERCENT = /%[0-9a-fA-F]{2}/;
 /**
- * 16 or more bytes of hex: plain, each byte written `\x67` or `0x67`, or bytes apart by `:`,
- * `-`, `,` or a space. Three expressions rather than one with optional parts: on prose, whose
- * letters a to f are hex digits, the one with optional parts tried long matches everywhere.
+ * 16 or more bytes of hex: plain (plainHexRuns below), each byte written `\x67` or `0x67`, or
+ * bytes apart by `:`, `-`, `,` or a space. Separate expressions rather than one with optional
+ * parts: on prose, whose letters a to f are hex digits, that one tried long matches everywhere.
  */
-const HEX_RUNS = [
-  /[0-9a-fA-F]{32,}/g,
-  /(?:(?:\\x|0x)[0-9a-fA-F]{2}){16,}/g,
-  /(?:[0-9a-fA-F]{2}[:, -]){15,}[0-9a-fA-F]{2}/g,
-];
+const HEX_RUNS = [/(?:(?:\\x|0x)[0-9a-fA-F]{2}){16,}/g, /(?:[0-9a-fA-F]{2}[:, -]){15,}[0-9a-fA-F]{2}/g];
 const INVISIBLE_CHARS = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff";
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
 const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");
@@ -41,6 +37,26 @@ function percentDecoded(text: string): string | undefined {
       return m;
     }
   });
+}
+
+const isHexDigit = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * Runs of 32 or more plain hex digits, found by a loop: a regular expression's backtracking
+ * stack overflows on a run of some MiB (`/[0-9a-f]{32,}/` threw on 8 MiB of hex), and the
+ * call would be refused as unjudgeable.
+ */
+function* plainHexRuns(text: string): Generator<string> {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isHexDigit(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= 32) yield text.slice(start, i);
+      start = -1;
+    }
+  }
 }
 
 function hexDecoded(run: string): string | undefined {
@@ -60,9 +76,10 @@ function children(text: string): Array<{ via: string; text: string }> {
     const decoded = decodeIfText(Buffer.from(run, "base64"));
     if (decoded !== undefined) out.push({ via: "base64", text: decoded });
   }
-  for (const re of HEX_RUNS)
-    for (const m of text.matchAll(re)) {
-      const decoded = hexDecoded(m[0]);
+  const runs = [plainHexRuns(text), ...HEX_RUNS.map((re) => Array.from(text.matchAll(re), (m) => m[0]))];
+  for (const found of runs)
+    for (const run of found) {
+      const decoded = hexDecoded(run);
       if (decoded !== undefined) out.push({ via: "hex", text: decoded });
     }
   return out;

@@ -77,6 +77,23 @@ describe("decodedViews: readings and bounds", () => {
     expect(vias("00".repeat(16))).toEqual(["plain"]);
   });
 
+  it("hex runs at either end of the text and between words; 31 digits are no run", () => {
+    const hi = "48692074686572652c2066726f6d20686578"; // "Hi there, from hex"
+    for (const text of [hi, `see ${hi}.`, `${hi} and ${"41".repeat(16)}`])
+      expect(
+        decodedViews(text)
+          .views.filter((v) => v.via === "hex")
+          .map((v) => v.text)[0],
+        text,
+      ).toBe("Hi there, from hex");
+    expect(vias(`x ${"a".repeat(31)} y`)).toEqual(["plain"]);
+  });
+
+  it("a run of 8 MiB of hex digits is read, not thrown on (a regular expression overflowed its stack)", () => {
+    const out = decodedViews(`x ${"ab".repeat(4 * 1024 * 1024)} y`);
+    expect(out.views[0]?.via).toBe("plain");
+  });
+
   it("the same reading twice is one view", () => {
     const b = b64("plain words that hide nothing at all");
     expect(vias(`${b} ${b}`)).toEqual(["plain", "base64"]);
