@@ -13,6 +13,8 @@
 //
 // Exit 1 when effectgate fails a scenario that tests/conformance/expected-failures.json does not
 // list, or passes one it lists (the list is stale); mcp-remote's results are only reported.
+// Such a failure is run once more, alone, and counts as passed only if that run passes; the
+// first run's failed checks are printed either way, so a flaky scenario shows in the log.
 import { spawn } from "node:child_process";
 import {
   existsSync,
@@ -187,6 +189,13 @@ async function runScenario(bridge, scenario, timeoutMs) {
       failure: count("FAILURE"),
       warning: count("WARNING"),
       failed: checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => c.id),
+      // What a failure said, so that a red run in CI can be read without running it again.
+      why: [
+        ...checks
+          .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+          .map((c) => `${c.id}: ${String(c.errorMessage ?? c.description ?? "").slice(0, 300)}`),
+        ...(r.code === 0 ? [] : [`suite exit ${r.code}: ${r.err.trim().split("\n").slice(-5).join(" | ")}`]),
+      ],
     };
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -219,6 +228,22 @@ async function main() {
   const scenarios = o.scenarios.length > 0 ? o.scenarios : all;
   const tasks = o.bridges.flatMap((b) => scenarios.map((s) => [b, s]));
   const results = await pool(tasks, o.jobs, ([b, s]) => runScenario(b, s, o.timeoutMs));
+  // An unexpected effectgate failure is run once more, alone, and both runs are printed: one
+  // failure in CI (elicitation-sep1034 on 2026-12-03) did not recur in 20 runs here. A scenario
+  // counts as passed only if the second run passes, and the first run's failure stays in the log.
+  const expectedFailures = new Set(Object.keys(JSON.parse(readFileSync(EXPECTED, "utf8"))));
+  for (const [i, r] of results.entries()) {
+    if (r.bridge !== "effectgate" || r.passed || expectedFailures.has(r.scenario)) continue;
+    process.stderr.write(
+      `conformance: effectgate failed ${r.scenario} once; running it again alone. The first run said:\n` +
+        r.why.map((w) => `  ${w}\n`).join(""),
+    );
+    const again = await runScenario(r.bridge, r.scenario, o.timeoutMs);
+    process.stderr.write(
+      `conformance: the second run of ${r.scenario} ${again.passed ? "passed" : "failed too"}\n`,
+    );
+    results[i] = { ...again, firstRun: r };
+  }
   const by = (b, s) => results.find((r) => r.bridge === b && r.scenario === s);
 
   const width = Math.max(...scenarios.map((s) => s.length));
@@ -250,7 +275,8 @@ async function main() {
     if (!r.passed && !expected.has(r.scenario)) {
       bad++;
       process.stderr.write(
-        `conformance: effectgate failed ${r.scenario} (${r.timedOut ? "timed out" : r.failed.join(", ") || "the client did not finish"})\n`,
+        `conformance: effectgate failed ${r.scenario} (${r.timedOut ? "timed out" : r.failed.join(", ") || "the client did not finish"})\n` +
+          r.why.map((w) => `  ${w}\n`).join(""),
       );
     } else if (r.passed && expected.has(r.scenario)) {
       bad++;
