@@ -83,17 +83,19 @@ describe("createPatternSet", () => {
   });
 });
 
+/** How many times the wrapped patterns were tested: a cost, counted rather than timed. */
+let calls = 0;
+const counted = (p: PathPattern): PathPattern => ({
+  ...p,
+  test: (a, r) => {
+    calls++;
+    return p.test(a, r);
+  },
+});
+
 describe("cost of name patterns", () => {
   // Counted, not timed: a path meets only the name patterns indexed under its own names.
   it("tests only the indexed candidates, however many literal name patterns there are", () => {
-    let calls = 0;
-    const counted = (p: PathPattern): PathPattern => ({
-      ...p,
-      test: (a, r) => {
-        calls++;
-        return p.test(a, r);
-      },
-    });
     for (const n of [10, 100, 1000]) {
       const bodies = Array.from({ length: n }, (_, i) => `**/secret-${i}.txt`);
       bodies.push("**/.git/hooks/**", "~/.ssh/**", "**/*.pem");
@@ -104,6 +106,22 @@ describe("cost of name patterns", () => {
       expect(set.first("/r/.git/hooks/x")?.body).toBe("**/.git/hooks/**");
       // 2 unindexed patterns per path (~/.ssh/**, **/*.pem) plus the indexed hits.
       expect(calls).toBeLessThanOrEqual(3 * 2 + 2);
+    }
+  });
+});
+
+describe("cost of anchored patterns", () => {
+  // Counted, not timed: a path meets only the anchored patterns whose anchor is a prefix of it.
+  it("tests only the anchors on the path's way, however many anchored patterns there are", () => {
+    for (const n of [10, 100, 1000]) {
+      const bodies = Array.from({ length: n }, (_, i) => `~/.config/app-${i}/**`);
+      bodies.push("~/.ssh/**", "~/.bashrc", "/etc/**");
+      const set = createPatternSet(compileAll(bodies).map(counted), "linux");
+      calls = 0;
+      expect(set.first("/home/u/.config/app-7/settings.json")?.body).toBe("~/.config/app-7/**");
+      expect(set.first("/home/u/project/src/index.ts")).toBeUndefined();
+      expect(set.first("/home/u/.ssh/id_rsa")?.body).toBe("~/.ssh/**");
+      expect(calls).toBe(2);
     }
   });
 });
