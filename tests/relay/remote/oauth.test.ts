@@ -24,6 +24,20 @@ afterEach(async () => {
   for (const b of boxes.splice(0)) b.cleanup();
 });
 
+/** One `initialize` sent through `effectgate --url URL`, and its answer; the relay is then closed. */
+async function initializeThrough(url: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
+  const raw = new RawClient(["--url", url], env);
+  try {
+    return await raw.request({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+  } finally {
+    await raw.close();
+  }
+}
+
 function signedInBox(): { home: string; env: NodeJS.ProcessEnv; opened(): string[][] } {
   const b = remoteSandbox();
   boxes.push(b);
@@ -148,13 +162,7 @@ describe("OAuth through effectgate --url", () => {
   it("checks iss before redeeming the code (RFC 9207): an answer from another issuer is refused", async () => {
     fx = await oauthServers({ issInResponse: () => "https://attacker.example/" });
     const box = signedInBox();
-    const raw = new RawClient(["--url", fx.url], box.env);
-    const answer = await raw.request({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await raw.close();
+    const answer = await initializeThrough(fx.url, box.env);
     expect(JSON.stringify(answer["error"])).toMatch(/iss/i);
     expect(fx.events.map((e) => e.kind)).toEqual(["register", "authorize"]);
     expect(fx.mcp.requests).toEqual([]);
@@ -163,13 +171,7 @@ describe("OAuth through effectgate --url", () => {
   it("refuses an authorization server at a cloud metadata address (SSRF), opening no browser", async () => {
     fx = await oauthServers({ authorizationServers: () => ["https://169.254.169.254/"] });
     const box = signedInBox();
-    const raw = new RawClient(["--url", fx.url], box.env);
-    const answer = await raw.request({
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await raw.close();
+    const answer = await initializeThrough(fx.url, box.env);
     expect(JSON.stringify(answer["error"])).toMatch(/SSRF guard/);
     expect(box.opened()).toEqual([]);
     expect(fx.events).toEqual([]);
@@ -196,13 +198,7 @@ describe("OAuth through effectgate --url", () => {
     try {
       fx = await oauthServers({ authorizationServers: () => [at] });
       const box = signedInBox();
-      const raw = new RawClient(["--url", fx.url], box.env);
-      const answer = await raw.request({
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      });
-      await raw.close();
+      const answer = await initializeThrough(fx.url, box.env);
       expect(answer["error"]).toBeDefined();
       expect(redirected).toBeGreaterThan(0);
       expect(reached).toBe(0);
