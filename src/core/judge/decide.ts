@@ -1,4 +1,5 @@
 import { canonicaliseOnce } from "./canonical-memo.js";
+import { anchorSnapshot } from "../paths/anchor-snapshot.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";
 import type { ContainerKind } from "../effects/containers.js";
 import type { ShellState } from "../commands/api.js";
@@ -120,11 +121,16 @@ function effectsOf(items: readonly JudgedEffect[]): Effect[] {
  * could not read cleanly) makes the call unjudgeable before anything else is looked at.
  */
 export function explainCall(
-  cx: DecideContext,
+  session: DecideContext,
   method: string,
   params: unknown,
   problem?: string,
 ): Explanation {
+  // One snapshot of the anchors' real paths for the whole call (src/core/paths/anchor-snapshot.ts).
+  const cx: DecideContext = {
+    ...session,
+    env: { ...session.env, resolver: anchorSnapshot(session.env.resolver) },
+  };
   const fallbackSubject = subjectOf(method, params);
   if (problem !== undefined) return unjudgeable(fallbackSubject, problem, cx.tainted);
   if (method !== "tools/call" && method !== "prompts/get" && method !== "resources/read") {

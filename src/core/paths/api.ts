@@ -32,6 +32,13 @@ export interface PathResolver {
    */
   anchorRealpath?(absolute: string): string | undefined;
   /**
+   * The positions in `anchors`, in order, whose `anchorRealpath` (else `realpath`) is known and
+   * differs from the anchor. Only a resolver that stands for one call's judgement has it
+   * (anchor-snapshot.ts): it answers once per list for the whole call, where a pattern set would
+   * otherwise ask each anchor again for every path it is asked about.
+   */
+  movedAnchors?(anchors: readonly string[]): readonly number[];
+  /**
    * Whether `absolute` is an existing regular file that also has other names (hard links, a link
    * count above 1): writing it changes every name. False when missing or a folder. Optional: a
    * resolver without it (offline checks) cannot see hard links.

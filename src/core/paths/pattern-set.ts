@@ -106,8 +106,18 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
         best = scan(patterns, at.here, best, absolute, resolver);
         at = k < segs.length ? at.names.get(segs[k] as string) : undefined;
       }
-      // The real anchors, asked here rather than through each pattern: 60 calls a list.
-      if (resolver !== undefined)
+      // The real anchors: a call's snapshot knows which moved (anchor-snapshot.ts), else each
+      // anchor before the best match is asked here rather than through each pattern.
+      if (resolver?.movedAnchors !== undefined) {
+        for (const j of resolver.movedAnchors(anchors)) {
+          const i = anchored[j] as number;
+          if (i >= best) break;
+          if ((patterns[i] as CompiledPathPattern).testReal?.(absolute, resolver) === true) {
+            best = i;
+            break;
+          }
+        }
+      } else if (resolver !== undefined)
         for (let j = 0; j < anchored.length; j++) {
           const i = anchored[j] as number;
           if (i >= best) break;

@@ -1,8 +1,10 @@
 // The indexes of a pattern set (names, anchors) must answer exactly as the linear scan they
-// replaced (decision 0140): the same first pattern for any path, list, platform and resolver.
+// replaced (decision 0140): the same first pattern for any path, list, platform and resolver,
+// and through one call's snapshot of the anchors (decision 0146).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PathPattern, PathResolver, PlatformProfile } from "../../../src/core/paths/api.js";
+import { anchorSnapshot } from "../../../src/core/paths/anchor-snapshot.js";
 import { compilePathPattern } from "../../../src/core/paths/pattern.js";
 import { createPatternSet } from "../../../src/core/paths/pattern-set.js";
 import { DARWIN, fakeResolver, LINUX, WIN32 } from "../../helpers/profiles.js";
@@ -115,11 +117,15 @@ describe("the pattern set's indexes against a linear scan", () => {
             const patterns = compiled(bodies, pl.profile);
             const set = createPatternSet(patterns, pl.profile.platform);
             const resolver = resolverFor(pl, links);
+            const snapshot = anchorSnapshot(resolver);
             // Paths at and below the links' targets, where only a real anchor can match.
             const below = links.flatMap(([, to]) => [to, `${to}${pl.sep}.ssh`, `${to}${pl.sep}a${pl.sep}b`]);
             for (const p of [...paths, ...below]) {
               expect(set.first(p)?.body).toBe(patterns.find((x) => x.test(p))?.body);
-              expect(set.first(p, resolver)?.body).toBe(patterns.find((x) => x.test(p, resolver))?.body);
+              const linear = patterns.find((x) => x.test(p, resolver))?.body;
+              expect(set.first(p, resolver)?.body).toBe(linear);
+              // One call's snapshot (decision 0146) answers as the resolver it stands for.
+              expect(set.first(p, snapshot)?.body).toBe(linear);
             }
           },
         ),
