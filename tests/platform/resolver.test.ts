@@ -107,6 +107,25 @@ describe("createFsResolver", () => {
     expect(r.anchorRealpath?.(p)).toBe(join(root, "elsewhere"));
   });
 
+  it("says which anchors of a list moved, and asks again once the oldest answer it used expires", () => {
+    let t = 0;
+    const r = createFsResolver({ ttlMs: 1000, now: () => t });
+    const a = join(root, "home", "a");
+    const b = join(root, "home", "b");
+    mkdirSync(join(root, "elsewhere"));
+    symlinkSync(join(root, "elsewhere"), a);
+    expect(r.anchorRealpath?.(b)).toBe(b); // asked at 0
+    t = 500;
+    const list = [a, b];
+    expect(r.movedAnchors?.(list)).toEqual([0]);
+    symlinkSync(join(root, "elsewhere"), b);
+    r.forget(); // anchors are kept, as anchorRealpath keeps them
+    expect(r.movedAnchors?.(list)).toEqual([0]);
+    // b's answer dates from 0: at 1000 the list is asked again, although a's is from 500.
+    t = 1000;
+    expect(r.movedAnchors?.(list)).toEqual([0, 1]);
+  });
+
   it("patterns ask the resolver about their anchor as an anchor", () => {
     const asked: string[] = [];
     const profile = { ...currentProfile(root), platform: "linux" as const, home: join(root, "home") };

@@ -5,9 +5,9 @@ import type { PathResolver } from "./api.js";
  * moved (PathResolver.movedAnchors) worked out once per list for the whole call. A decision
  * matches several path forms against the same lists of up to 120 anchored patterns; without this
  * each match asked every anchor before its answer again (173 questions a decision at the default
- * policy, decision 0146). Each anchor is asked of `resolver` itself, not remembered here: a map
- * of the answers cost more than the questions it saved. Nothing may outlive the call: the disk
- * may change between calls, as canonicaliseOnce says (judge/canonical-memo.ts).
+ * policy, decision 0146). The answers are not kept in a map of anchors here: that cost more than
+ * the questions it saved. Nothing may outlive the call: the disk may change between calls, as
+ * canonicaliseOnce says (judge/canonical-memo.ts).
  */
 export function anchorSnapshot(resolver: PathResolver): PathResolver {
   const moved = new Map<readonly string[], readonly number[]>();
@@ -16,7 +16,7 @@ export function anchorSnapshot(resolver: PathResolver): PathResolver {
     movedAnchors(anchors: readonly string[]): readonly number[] {
       let found = moved.get(anchors);
       if (found === undefined) {
-        found = movedOf(anchors, resolver);
+        found = resolver.movedAnchors ? resolver.movedAnchors(anchors) : movedOf(anchors, resolver);
         moved.set(anchors, found);
       }
       return found;

@@ -33,9 +33,9 @@ export interface PathResolver {
   anchorRealpath?(absolute: string): string | undefined;
   /**
    * The positions in `anchors`, in order, whose `anchorRealpath` (else `realpath`) is known and
-   * differs from the anchor. Only a resolver that stands for one call's judgement has it
-   * (anchor-snapshot.ts): it answers once per list for the whole call, where a pattern set would
-   * otherwise ask each anchor again for every path it is asked about.
+   * differs from the anchor. Optional: without it a pattern set asks each anchor before its best
+   * match, for every path. One call's snapshot (anchor-snapshot.ts) answers once per list for the
+   * call; the production resolver keeps each list's answer as long as its anchors' answers.
    */
   movedAnchors?(anchors: readonly string[]): readonly number[];
   /**
