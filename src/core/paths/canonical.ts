@@ -2,6 +2,7 @@ import type { Canonical, PathResolver, PlatformProfile } from "./api.js";
 import { afterHome, expandVars, fileUriToPath, isFileUri } from "./expand.js";
 import { joinPath, normaliseSegments, parsePath, type Parsed, win32Name } from "./lexical.js";
 import { hasParentStep, physicalPath } from "./physical.js";
+import { lexicalMemo } from "./lexical-memo.js";
 
 // canonicalise(): every way of writing a path → one absolute lexical form, then its real path.
 // Order matters and is the same on every branch: refuse bad text → trim → file: URI or ~/env
@@ -149,6 +150,9 @@ export function lexicalPath(input: string, profile: PlatformProfile, leaveOut = 
   };
 }
 
+/** lexicalPath for canonicalise: the same answers, kept across calls (lexical-memo.ts). */
+export const lexicalPathOnce = lexicalMemo(lexicalPath);
+
 /**
  * The longest path any system call takes: 32,767 UTF-16 units on Windows (long paths), 4,096 bytes
  * on Linux, 1,024 on macOS. A server passes a path on as written or normalised (Node's fs resolves
@@ -170,7 +174,7 @@ export function canonicalise(
   resolver: PathResolver,
   leaveOut = 0,
 ): Canonical {
-  const lex = lexicalPath(input, profile, leaveOut);
+  const lex = lexicalPathOnce(input, profile, leaveOut);
   if (!lex.ok) return { ok: false, spelled: input, error: lex.error };
   // Asking the file system about megabytes of text would only cost time (a 4 MiB string to a
   // tool effectgate does not know is read as a possible path).
