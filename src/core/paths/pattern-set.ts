@@ -4,8 +4,8 @@ import type { CompiledPathPattern } from "./pattern.js";
 import { preparePath, type PreparedPath, splitPath } from "./prepared.js";
 
 // An ordered list of patterns that answers "which is the FIRST to match?" without testing every
-// pattern. `**/NAME` patterns are looked up by the path's last name, `**/a/b/**` patterns by any
-// of its names. Anchored patterns (`~/.ssh/**`, `~/.bashrc`) sit in a tree of their anchors'
+// pattern. `**/NAME` patterns are looked up by the path's last name, `**/*.pem` ones by its
+// extension, `**/a/b/**` patterns by any of its names. Anchored patterns (`~/.ssh/**`, `~/.bashrc`) sit in a tree of their anchors'
 // names, so a path meets only those whose anchor is a prefix of it. Everything else (names that
 // start or end with a wildcard) is tested as before. The answer is a linear scan's: the lowest
 // index that matches (tests/core/paths/pattern-set.test.ts checks that on random lists).
@@ -73,6 +73,7 @@ function scan(
 export function createPatternSet(patterns: readonly PathPattern[], platform: Platform): PatternSet {
   const always: number[] = [];
   const byLast = new Map<string, number[]>();
+  const byExtension = new Map<string, number[]>();
   const byAny = new Map<string, number[]>();
   const roots = new Map<string, AnchorNode>();
   /** Anchored patterns in list order, and their anchors, for the question about real anchors. */
@@ -82,6 +83,7 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
     const c = p as Partial<CompiledPathPattern>;
     if (c.inert !== undefined) return; // matches nothing here
     if (c.form === "name" && c.lastLiteral !== undefined) push(byLast, c.lastLiteral, i);
+    else if (c.form === "name" && c.lastExtension !== undefined) push(byExtension, c.lastExtension, i);
     else if (c.form === "name-subtree" && c.firstLiteral !== undefined) push(byAny, c.firstLiteral, i);
     else if (c.anchor !== undefined && c.testReal !== undefined) {
       place(roots, splitPath(c.anchor, platform), i);
@@ -97,8 +99,13 @@ export function createPatternSet(patterns: readonly PathPattern[], platform: Pla
       const segs = prepared.segments;
       // Each group is in list order: it is tested up to the best match so far, and no further.
       let best = scan(patterns, always, none, absolute, resolver);
-      if (segs.length > 0)
-        best = scan(patterns, byLast.get(segs[segs.length - 1] as string), best, absolute, resolver);
+      if (segs.length > 0) {
+        const last = segs[segs.length - 1] as string;
+        best = scan(patterns, byLast.get(last), best, absolute, resolver);
+        // `*.pem` can only match a name whose extension, from its last dot, is `.pem`.
+        const dot = byExtension.size > 0 ? last.lastIndexOf(".") : -1;
+        if (dot >= 0) best = scan(patterns, byExtension.get(last.slice(dot)), best, absolute, resolver);
+      }
       if (byAny.size > 0) for (const s of segs) best = scan(patterns, byAny.get(s), best, absolute, resolver);
       // Anchors that are a prefix of the path: the only ones that can match it as written.
       let at = roots.get(prepared.root);

@@ -52,6 +52,8 @@ export interface CompiledPathPattern extends PathPattern {
   inert?: string;
   /** NAME patterns: the folded literal last segment, for the name index; else undefined. */
   lastLiteral?: string;
+  /** NAME patterns without lastLiteral: SegmentMatcher.extension of the last segment. */
+  lastExtension?: string;
   /** NAME-SUBTREE patterns: the folded literal first segment, for the name index; else undefined. */
   firstLiteral?: string;
   /** SUBTREE and FILE patterns: the anchor, expanded and lexical, for the anchor index. */
@@ -134,7 +136,11 @@ function compileNamePattern(body: string, slashed: string, platform: Platform): 
     : {
         body,
         form: "name",
-        ...(last.literal !== undefined ? { lastLiteral: last.literal } : {}),
+        ...(last.literal !== undefined
+          ? { lastLiteral: last.literal }
+          : last.extension !== undefined
+            ? { lastExtension: last.extension }
+            : {}),
         test: (absolute) => {
           const segs = preparePath(absolute, platform).segments;
           return segs.length >= k && sequenceAt(matchers, segs, segs.length - k);

@@ -7,6 +7,12 @@ export interface SegmentMatcher {
   /** The folded name when the segment has no wildcard. */
   literal: string | undefined;
   re: RegExp | undefined;
+  /**
+   * With wildcards: the extension (from its last dot on) of the literal text after the last
+   * wildcard, which every name matched ends with (`.pem` for `*.pem`, `.ps1` for `*profile.ps1`),
+   * for the pattern set's index; undefined when that text holds no dot (`.env.*`, `*~`).
+   */
+  extension: string | undefined;
 }
 
 export type CompiledSegment = { ok: true; matcher: SegmentMatcher } | { ok: false; expected: string };
@@ -20,15 +26,20 @@ export function hasWildcard(text: string): boolean {
 
 /** Compile an already-folded segment. */
 export function compileSegment(segment: string): CompiledSegment {
-  if (!hasWildcard(segment)) return { ok: true, matcher: { literal: segment, re: undefined } };
+  if (!hasWildcard(segment))
+    return { ok: true, matcher: { literal: segment, re: undefined, extension: undefined } };
   let src = "";
+  /** Where the literal text after the last wildcard starts, in `chars`. */
+  let tail = 0;
   const chars = Array.from(segment);
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i] as string;
     if (c === "*") {
       src += ".*";
+      tail = i + 1;
     } else if (c === "?") {
       src += ".";
+      tail = i + 1;
     } else if (c === "[") {
       const close = chars.indexOf("]", i + 2); // a `]` right after `[` or `[!` is a member
       if (close < 0)
@@ -49,12 +60,16 @@ export function compileSegment(segment: string): CompiledSegment {
       const members = body.join("").replace(INSIDE, "\\$&");
       src += `[${negate ? "^" : ""}${members}]`;
       i = close;
+      tail = close + 1;
     } else {
       src += c.replace(OUTSIDE, "\\$&");
     }
   }
+  const literalTail = chars.slice(tail).join("");
+  const dot = literalTail.lastIndexOf(".");
+  const extension = dot < 0 ? undefined : literalTail.slice(dot);
   try {
-    return { ok: true, matcher: { literal: undefined, re: new RegExp(`^${src}$`, "su") } };
+    return { ok: true, matcher: { literal: undefined, re: new RegExp(`^${src}$`, "su"), extension } };
   } catch {
     return { ok: false, expected: `a valid character class in segment ${JSON.stringify(segment)}` };
   }

@@ -22,12 +22,20 @@ const NAMES = [
   "B",
   "b",
   "x.sh",
+  "a.x.SH",
+  "x.",
   "{a,b}",
   "é",
   "e\u0301",
 ];
 // Segments of name patterns: literals and every wildcard form inside one segment.
-const GLOBS = [...NAMES, "*", "*.sh", "?", "?d_rsa", "[ab]", "[!a]", "[A-Z]", "{a,b}", "*.SH"];
+// The extension index (decision 0146) meets `*.sh`, a dot before a wildcard (`x.*`), none
+// (`*sh`), several (`*.x.sh`), a class or `?` just before the tail, and a bare trailing dot.
+const GLOBS = [
+  ...NAMES,
+  ...["*", "*.sh", "?", "?d_rsa", "[ab]", "[!a]", "[A-Z]", "{a,b}", "*.SH"],
+  ...["x.*", "*sh", "*.x.sh", "[ax].sh", "*.[sx]h", "?.", "*.", "a*.sh"],
+];
 
 interface Platform {
   profile: PlatformProfile;
