@@ -177,14 +177,19 @@ export function declaredRole(known: KnownTool | undefined, name: string): ArgRol
   return known !== undefined && Object.hasOwn(known.args, name) ? known.args[name] : undefined;
 }
 
+/** The tools with a `remote` argument, found once: every call asks knownTool three times. */
+const WITH_REMOTE = new Set(
+  [...TABLE].filter(([, entry]) => Object.values(entry.args).includes("remote")).map(([name]) => name),
+);
+
 export function knownTool(tool: string, args: Record<string, unknown>): KnownTool | undefined {
-  const entry = TABLE.get(tool.toLowerCase());
+  const name = tool.toLowerCase();
+  const entry = TABLE.get(name);
   // (`isUrl` itself is a boolean, which never names a path, so it needs no role.)
-  if (tool.toLowerCase() === "read_file" && args["isUrl"] === true) {
+  if (name === "read_file" && args["isUrl"] === true) {
     return { fallback: "read", args: { path: "pathOrUrl" } };
   }
-  if (entry === undefined || namesRepository(args)) return entry;
-  if (!Object.values(entry.args).includes("remote")) return entry;
+  if (entry === undefined || !WITH_REMOTE.has(name) || namesRepository(args)) return entry;
   const local = Object.entries(entry.args).map(([k, r]) => [k, r === "remote" ? entry.fallback : r]);
   return { ...entry, args: Object.fromEntries(local) as Record<string, ArgRole> };
 }
