@@ -127,10 +127,9 @@ export function explainCall(
   problem?: string,
 ): Explanation {
   // One snapshot of the anchors' real paths for the whole call (src/core/paths/anchor-snapshot.ts).
-  const cx: DecideContext = {
-    ...session,
-    env: { ...session.env, resolver: anchorSnapshot(session.env.resolver) },
-  };
+  // Object.assign, not spreads: V8 copies a spread with an added property slowly (decision 0140).
+  const env = Object.assign({}, session.env, { resolver: anchorSnapshot(session.env.resolver) });
+  const cx: DecideContext = Object.assign({}, session, { env });
   const fallbackSubject = subjectOf(method, params);
   if (problem !== undefined) return unjudgeable(fallbackSubject, problem, cx.tainted);
   if (method !== "tools/call" && method !== "prompts/get" && method !== "resources/read") {
