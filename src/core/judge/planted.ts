@@ -1,4 +1,5 @@
 import type { Platform } from "../types.js";
+import { mayHoldGitName } from "../paths/git-dirs.js";
 import { splitPath } from "../paths/prepared.js";
 
 // Paths written by calls that were let through, or by other effects of the call being judged,
@@ -9,9 +10,6 @@ import { splitPath } from "../paths/prepared.js";
 
 /** Folded names that make a written path worth remembering. */
 const KEPT = new Set(["head", "objects", "refs", "config", "config.worktree", "commondir", "hooks"]);
-
-/** Some kept name's letters somewhere in a lower-cased path (`config` covers `config.worktree`). */
-const MAY_KEEP = /head|objects|refs|config|commondir|hooks/;
 
 /** Prefixes remembered before the memory starts again (docs/policy.md, Limits). */
 const MAX_PREFIXES = 50_000;
@@ -24,11 +22,8 @@ export class Planted {
 
   private keys(absolute: string): string[] | undefined {
     // Most written paths hold none of the kept names, and every write of every call comes here
-    // twice: one look at the lower-cased string spares splitting them. It lets through every
-    // path that can hold one: lower-casing the whole string lower-cases each name as below, and
-    // the one character that folding (NFC) or lower-casing turns into a kept name's letter, the
-    // Kelvin sign, lower-cases to that letter here too.
-    if (!MAY_KEEP.test(absolute.toLowerCase())) return undefined;
+    // twice: one look at the lower-cased string spares splitting them.
+    if (!mayHoldGitName(absolute)) return undefined;
     const p = splitPath(absolute, this.platform);
     if (!p.segments.some((s) => KEPT.has(s.toLowerCase()))) return undefined;
     const out: string[] = [];

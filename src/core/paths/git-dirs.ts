@@ -52,11 +52,27 @@ function namedGitDir(names: readonly string[], i: number): boolean {
   return false;
 }
 
+/** Some letters of a name below in a lower-cased path (`config` covers `config.worktree`). */
+const GIT_NAME_HINT = /\.git|head|objects|refs|config|commondir|hooks/;
+
+/**
+ * Whether `absolute` may hold a name git's discovery cares about (`.git`, HEAD, objects, refs,
+ * config, config.worktree, commondir, hooks) in any platform's folding; false lets a caller skip
+ * splitting it, as most written paths may. Lower-casing the whole string lower-cases each name as
+ * foldName does, and the one character that NFC or lower-casing turns into one of their letters,
+ * the Kelvin sign, lower-cases to `k` here too.
+ */
+export function mayHoldGitName(absolute: string): boolean {
+  return GIT_NAME_HINT.test(absolute.toLowerCase());
+}
+
 /**
  * The git directory a write to `absolute` (canonical, absolute) would configure, or undefined.
  * Disk facts come from `facts.resolver.exists` (without it, only names count).
  */
 export function gitConfigWrite(absolute: string, platform: Platform, facts: GitFacts): GitWrite | undefined {
+  // Every write of every call comes here; most name nothing of git's.
+  if (!mayHoldGitName(absolute)) return undefined;
   const parsed = parsePath(absolute, platform);
   if (!parsed.ok || parsed.parsed.kind !== "absolute") return undefined;
   const { root } = parsed.parsed;

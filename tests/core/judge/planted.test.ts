@@ -15,10 +15,10 @@ describe("Planted", () => {
 
   it("sees a kept name spelled with the Kelvin sign, which folds and lower-cases to k", () => {
     const darwin = new Planted("darwin");
-    darwin.add("/w/.git/hoo\u212As/pre-commit");
-    expect(darwin.has("/w/.git/hooks")).toBe(true);
+    darwin.add("/w/bare/hoo\u212As/pre-commit");
+    expect(darwin.has("/w/bare/hooks")).toBe(true);
     const win32 = new Planted("win32");
-    win32.add("C:\\w\\.git\\hoo\u212As\\pre-commit");
-    expect(win32.has("C:\\w\\.git\\hooks")).toBe(true);
+    win32.add("C:\\w\\bare\\hoo\u212As\\pre-commit");
+    expect(win32.has("C:\\w\\bare\\hooks")).toBe(true);
   });
 });
