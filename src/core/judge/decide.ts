@@ -1,5 +1,4 @@
 import { canonicaliseOnce } from "./canonical-memo.js";
-import { anchorSnapshot } from "../paths/anchor-snapshot.js";
 import type { SecretFiles } from "../secrets/fingerprints.js";
 import type { ContainerKind } from "../effects/containers.js";
 import type { ShellState } from "../commands/api.js";
@@ -38,6 +37,7 @@ export interface Explanation {
 
 export interface DecideContext {
   policy: CompiledPolicy;
+  /** Its resolver answers for this call only, when the session made it so (anchor-snapshot.ts). */
   env: JudgeEnvironment;
   tainted: boolean;
   canonicalise: Canonicalise;
@@ -121,15 +121,11 @@ function effectsOf(items: readonly JudgedEffect[]): Effect[] {
  * could not read cleanly) makes the call unjudgeable before anything else is looked at.
  */
 export function explainCall(
-  session: DecideContext,
+  cx: DecideContext,
   method: string,
   params: unknown,
   problem?: string,
 ): Explanation {
-  // One snapshot of the anchors' real paths for the whole call (src/core/paths/anchor-snapshot.ts).
-  // Object.assign, not spreads: V8 copies a spread with an added property slowly (decision 0140).
-  const env = Object.assign({}, session.env, { resolver: anchorSnapshot(session.env.resolver) });
-  const cx: DecideContext = Object.assign({}, session, { env });
   const fallbackSubject = subjectOf(method, params);
   if (problem !== undefined) return unjudgeable(fallbackSubject, problem, cx.tainted);
   if (method !== "tools/call" && method !== "prompts/get" && method !== "resources/read") {
@@ -178,7 +174,13 @@ export function explainCall(
   for (const item of carried) items.push(item);
   const top = strictest(items);
   // An effect judged twice (a send, and the secret it carries) is listed once.
-  const judgedEffects = [...new Set(effectsOf(items))];
+  const judgedEffects: Effect[] = [];
+  const listed = new Set<Effect>();
+  for (const { effect } of items)
+    if (!listed.has(effect)) {
+      listed.add(effect);
+      judgedEffects.push(effect);
+    }
   const shell = found.shell === undefined ? {} : { shell: found.shell };
   if (top === undefined || top.verdict === "allow") {
     const reason =

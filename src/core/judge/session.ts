@@ -1,4 +1,5 @@
 import { canonicalise as realCanonicalise } from "../paths/canonical.js";
+import { anchorSnapshots } from "../paths/anchor-snapshot.js";
 import type { CompiledPolicy, JudgeEnvironment } from "../policy/api.js";
 import type { SessionJudgeApi, TaintEvent } from "../gate/session-judge.js";
 import type { Decision } from "../types.js";
@@ -63,11 +64,15 @@ export function createSessionJudge(
   // live in memory only: the fingerprints are hashes, never written anywhere (decision 0091).
   const seen = new Set<string>();
   const secretFiles = createSecretFiles();
+  // The resolver each call is judged through: which anchors moved is worked out once a call.
+  const snapshots = anchorSnapshots(env.resolver);
+  const callEnv: JudgeEnvironment = { ...env, resolver: snapshots.resolver };
   const cx = () => {
+    snapshots.nextCall();
     const cmd = commands();
     return {
       policy,
-      env,
+      env: callEnv,
       tainted,
       canonicalise,
       planted,

@@ -1,15 +1,16 @@
 import type { PathResolver } from "./api.js";
 
 /**
- * A resolver for one call's judgement: the same questions, with which anchors of a pattern list
- * moved (PathResolver.movedAnchors) worked out once per list for the whole call. A decision
- * matches several path forms against the same lists of up to 120 anchored patterns; without this
- * each match asked every anchor before its answer again (173 questions a decision at the default
- * policy, decision 0146). The answers are not kept in a map of anchors here: that cost more than
- * the questions it saved. Nothing may outlive the call: the disk may change between calls, as
- * canonicaliseOnce says (judge/canonical-memo.ts).
+ * A resolver that answers for one call's judgement at a time: the same questions, with which
+ * anchors of a pattern list moved (PathResolver.movedAnchors) worked out once per list for the
+ * call. A decision matches several path forms against the same lists of up to 120 anchored
+ * patterns; without this each match asked every anchor before its answer again (173 questions a
+ * decision at the default policy, decision 0146). The answers are not kept in a map of anchors:
+ * that cost more than the questions it saved. `nextCall` drops them: the disk may change between
+ * calls, as canonicaliseOnce says (judge/canonical-memo.ts). One per session, made once, so that
+ * a call pays for no new objects.
  */
-export function anchorSnapshot(resolver: PathResolver): PathResolver {
+export function anchorSnapshots(resolver: PathResolver): { resolver: PathResolver; nextCall(): void } {
   const moved = new Map<readonly string[], readonly number[]>();
   const snapshot: PathResolver = {
     realpath: resolver.realpath.bind(resolver),
@@ -31,7 +32,7 @@ export function anchorSnapshot(resolver: PathResolver): PathResolver {
   if (unicodeEquivalent) snapshot.unicodeEquivalent = unicodeEquivalent.bind(resolver);
   if (exists) snapshot.exists = exists.bind(resolver);
   if (fileId) snapshot.fileId = fileId.bind(resolver);
-  return snapshot;
+  return { resolver: snapshot, nextCall: () => moved.clear() };
 }
 
 /** The positions in `anchors` whose real path is known and differs from the anchor, in order. */

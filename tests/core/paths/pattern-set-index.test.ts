@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PathPattern, PathResolver, PlatformProfile } from "../../../src/core/paths/api.js";
-import { anchorSnapshot } from "../../../src/core/paths/anchor-snapshot.js";
+import { anchorSnapshots } from "../../../src/core/paths/anchor-snapshot.js";
 import { compilePathPattern } from "../../../src/core/paths/pattern.js";
 import { createPatternSet } from "../../../src/core/paths/pattern-set.js";
 import { DARWIN, fakeResolver, LINUX, WIN32 } from "../../helpers/profiles.js";
@@ -125,7 +125,7 @@ describe("the pattern set's indexes against a linear scan", () => {
             const patterns = compiled(bodies, pl.profile);
             const set = createPatternSet(patterns, pl.profile.platform);
             const resolver = resolverFor(pl, links);
-            const snapshot = anchorSnapshot(resolver);
+            const snapshot = anchorSnapshots(resolver).resolver;
             // Paths at and below the links' targets, where only a real anchor can match.
             const below = links.flatMap(([, to]) => [to, `${to}${pl.sep}.ssh`, `${to}${pl.sep}a${pl.sep}b`]);
             for (const p of [...paths, ...below]) {
