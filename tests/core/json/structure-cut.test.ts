@@ -270,6 +270,14 @@ describe("JsonStructureCutter", () => {
   it("refuses a negative budget", () => {
     expect(() => new JsonStructureCutter(-1)).toThrow(/expected budget to be at least 0, got -1/);
   });
+
+  it("refuses to keep fewer than one level below a message, and takes one", () => {
+    expect(() => new JsonStructureCutter(0, { keepLevels: 0 })).toThrow(
+      /expected keepLevels to be at least 1, got 0/,
+    );
+    expect(() => new JsonStructureCutter(0, { keepLevels: Number.NaN })).toThrow(RangeError);
+    expect(() => new JsonStructureCutter(0, { keepLevels: 1 })).not.toThrow();
+  });
 });
 
 describe("JsonTail", () => {
