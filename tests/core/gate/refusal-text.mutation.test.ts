@@ -134,3 +134,107 @@ describe("checkCommand", () => {
     expect(t[4]).toContain("run effectgate with --level enforce");
   });
 });
+
+describe("refusalText, the remaining kinds and targets", () => {
+  const confirm: Decision = {
+    verdict: "confirm",
+    rule: "commands.confirm",
+    reason: "runs",
+    effects: [{ operation: "exec", kind: "command", at: "arguments", spelled: "make" }],
+    tainted: false,
+  };
+
+  it("words a question that waits, with its id or without one", () => {
+    const t = refusalText({ ...facts, kind: "pending", decision: confirm, pendingId: "q7" }).split("\n");
+    expect(t.slice(0, 2)).toEqual([
+      `effectgate held this call to "w" for the user's confirmation: runs.`,
+      "Nobody could be asked in this client, so the question waits as q7 and the call was refused for now.",
+    ]);
+    expect(t[3]).toBe(
+      "The call did not reach the server. Tell the user: to allow it, run `effectgate allow q7` in a terminal (`effectgate pending` lists what waits), then ask you to retry exactly this call. Do not retry it with another spelling.",
+    );
+    expect(t[4]).toMatch(/^The user can: run effectgate with --level enforce /);
+    const noId = refusalText({ ...facts, kind: "pending", decision: confirm }).split("\n");
+    expect(noId[1]).toContain("the question waits as (no id) and");
+    expect(noId[3]).toContain("run `effectgate allow ID` in a terminal");
+  });
+
+  it("says why a declined question went unanswered when it knows", () => {
+    const t = refusalText({ ...facts, kind: "declined", decision: confirm, askWhy: "timed out" });
+    expect(t.split("\n")[0]).toBe(
+      'effectgate asked the user about this call to "w" (runs); the user did not allow it, or the question went unanswered (timed out).',
+    );
+  });
+
+  it("offers no policy edit for effectgate's own files", () => {
+    const own: Decision = { ...deny, rule: "effectgate's own files" };
+    expect(refusalText({ ...facts, decision: own }).split("\n")[3]).toMatch(
+      /^The user can: change effectgate's own files outside this session \(no policy lets the server it guards touch them\); set EFFECTGATE_OFF=1/,
+    );
+  });
+
+  it("names the destination only when an egress rule decided, and never a bare URL", () => {
+    const sent: Decision = {
+      verdict: "deny",
+      rule: "egress.secrets",
+      reason: "sends a key",
+      effects: [
+        {
+          operation: "send",
+          kind: "egress",
+          at: "a",
+          spelled: "https://x.example",
+          destination: { host: "x.example" },
+        },
+        { operation: "write", kind: "path", at: "b", spelled: "f", canonical: "/h/f" },
+      ],
+      tainted: false,
+    };
+    expect(refusalText({ ...facts, decision: sent }).split("\n")[1]).toMatch(
+      /^Target: sending to .*x\.example.*\. Rule: egress\.secrets\./,
+    );
+    const byPath = { ...sent, rule: "paths.deny /h/**" };
+    expect(refusalText({ ...facts, decision: byPath }).split("\n")[1]).toMatch(/^Target: \/h\/f\. /);
+    const egressNoDestination: Decision = {
+      ...sent,
+      effects: [{ operation: "send", kind: "egress", at: "a", spelled: "s" }, ...sent.effects.slice(1)],
+    };
+    expect(refusalText({ ...facts, decision: egressNoDestination }).split("\n")[1]).toMatch(
+      /^Target: \/h\/f\. /,
+    );
+    const urlOnly: Decision = {
+      ...deny,
+      effects: [{ operation: "read", kind: "url", at: "a", spelled: "https://x" }],
+    };
+    expect(refusalText({ ...facts, decision: urlOnly }).split("\n")[1]).toMatch(/^Target: \(none\)\. /);
+  });
+
+  it("names no target when an egress rule decided a call without effects", () => {
+    const bare: Decision = {
+      verdict: "deny",
+      rule: "egress.secrets",
+      reason: "r",
+      effects: [],
+      tainted: false,
+    };
+    expect(refusalText({ ...facts, decision: bare }).split("\n")[1]).toMatch(/^Target: \(none\)\. /);
+  });
+
+  it("words a pin refusal with the lock and its own next step", () => {
+    const pin = {
+      ...facts,
+      kind: "pin" as const,
+      policySource: "/p/effectgate.lock",
+      decision: { ...deny, reason: "the tool changed" },
+    };
+    expect(refusalText(pin).split("\n")).toEqual([
+      'effectgate refused this call to "w": the tool changed.',
+      "Lock: /p/effectgate.lock. Level: enforce.",
+      RETRY,
+      "The user can: review the server's tools with effectgate approve --diff; run with --level observe to record instead of refuse; set EFFECTGATE_OFF=1 for one run to turn every check off.",
+    ]);
+    expect(refusalText({ ...pin, next: "run effectgate approve" }).split("\n")[3]).toMatch(
+      /^The user can: run effectgate approve; run with/,
+    );
+  });
+});
