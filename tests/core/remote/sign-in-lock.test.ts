@@ -20,6 +20,8 @@ describe("lockIsStale", () => {
       '{"pid":"12","since":3}',
       '{"pid":12}',
       "[]",
+      "null",
+      '{"pid":12,"since":1e999}',
       "x",
     ])
       expect(readLockHolder(t), t).toBeUndefined();
