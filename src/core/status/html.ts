@@ -4,7 +4,7 @@
 import { htmlPage, LEGEND, sessionSection, type PageSession } from "../replay/html.js";
 import { htmlText as h } from "../text/html-text.js";
 import { exceptionAdvice, policyCopy, switchCommand, whyCommand } from "./advice.js";
-import { formatBytes, levelGroups, shortTime, type RuleGroup, type StatusReport } from "./report.js";
+import { formatBytes, levelGroups, plural, shortTime, type RuleGroup, type StatusReport } from "./report.js";
 
 function serversHtml(r: StatusReport): string {
   if (r.clients.length === 0) return '<p class="note">No client config found.</p>';
@@ -15,15 +15,17 @@ function serversHtml(r: StatusReport): string {
         ]
       : c.servers.map((s) => {
           const state =
-            s.kind === "remote"
-              ? "remote: not guarded"
-              : s.foreign
-                ? "a launcher that is not this effectgate: unguarded"
-                : s.wrapped
-                  ? s.off
-                    ? "wrapped, EFFECTGATE_OFF set"
-                    : "wrapped"
-                  : "NOT wrapped";
+            s.kind === "invalid"
+              ? "a declaration effectgate cannot read"
+              : s.kind === "remote"
+                ? "remote: not guarded"
+                : s.foreign
+                  ? "a launcher that is not this effectgate: unguarded"
+                  : s.wrapped
+                    ? s.off
+                      ? "wrapped, EFFECTGATE_OFF set"
+                      : "wrapped"
+                    : "NOT wrapped";
           const cls = s.wrapped && !s.off ? "allow" : "refused";
           return `<tr class="line ${cls}"><td>${h(c.client)}</td><td>${h(s.name)}</td><td>${h(state)}</td><td>${h(s.wrapped ? (s.level ?? "observe") : "")}</td><td>${h(s.wrapped ? (s.policy ?? "default") : "")}</td><td>${h(s.wrapped ? (s.lock ?? "none") : "")}</td></tr>`;
         }),
@@ -81,12 +83,12 @@ export function statusPage(r: StatusReport, recent: readonly PageSession[]): str
     "<h2>Servers in client configs</h2>",
     serversHtml(r),
     "<h2>Session logs</h2>",
-    `<p><code>${h(l.dir)}</code>: ${l.exists ? `${l.sessions} sessions, ${h(formatBytes(l.bytes))}${l.oldest !== null ? `, the oldest from ${h(shortTime(l.oldest))}` : ""}` : "none yet"}. They hold everything the agents read and sent, secrets included.</p>`,
+    `<p><code>${h(l.dir)}</code>: ${l.exists ? `${plural(l.sessions, "session")}, ${h(formatBytes(l.bytes))}${l.oldest !== null ? `, the oldest from ${h(shortTime(l.oldest))}` : ""}` : "none yet"}. They hold everything the agents read and sent, secrets included.</p>`,
     `<p class="meta">${h(l.keepDays === null ? `Kept for ever (${l.keepFrom}).` : `Sessions older than ${l.keepDays} days are deleted when a relay starts (${l.keepFrom}).`)}</p>`,
-    `<h2>Last ${w.days} days, judged again (${w.sessions} sessions, ${w.calls} calls)</h2>`,
+    `<h2>Last ${w.days} days, judged again (${plural(w.sessions, "session")}, ${plural(w.calls, "call")})</h2>`,
     ...w.notJudged.map(
       (n) =>
-        `<p class="line trouble">NOT JUDGED: ${n.sessions} sessions under ${h(n.policy)}: ${h(n.why)}</p>`,
+        `<p class="line trouble">NOT JUDGED: ${plural(n.sessions, "session")} under ${h(n.policy)}: ${h(n.why)}</p>`,
     ),
     ...w.unreadable.map((u) => `<p class="line trouble">UNREADABLE: ${h(u.file)}: ${h(u.why)}</p>`),
     ...levels,

@@ -112,7 +112,8 @@ export function groupsAt(level: "enforce" | "strict", calls: readonly WouldRefus
   );
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** `1 session`, `2 sessions`: the count and its noun, in the text and on the page alike. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -21,29 +21,29 @@ function asked() {
 }
 
 describe("settling a question", () => {
-  it("keeps how it was answered, and only when it was told", () => {
+  it("keeps how it was answered, and only when it was told", async () => {
     const how = { channel: "dialog" as const };
-    expect(asked().settle("accept", how)).toEqual({
+    expect(await asked().settle("accept", how)).toEqual({
       action: "forward",
       outcome: "ask-accepted",
       decision: confirm,
       wouldRefuse: false,
       asked: how,
     });
-    expect("asked" in asked().settle("accept")).toBe(false);
-    expect("asked" in asked().settle("decline")).toBe(false);
-    expect(asked().settle("decline", how)).toMatchObject({ action: "refuse", asked: how });
+    expect("asked" in (await asked().settle("accept"))).toBe(false);
+    expect("asked" in (await asked().settle("decline"))).toBe(false);
+    expect(await asked().settle("decline", how)).toMatchObject({ action: "refuse", asked: how });
   });
 
-  it("words a question that waits with its id, and a no with its reason", () => {
-    const waits = asked().settle("pending", { channel: "pending", pendingId: "p-1" });
+  it("words a question that waits with its id, and a no with its reason", async () => {
+    const waits = await asked().settle("pending", { channel: "pending", pendingId: "p-1" });
     expect(waits).toMatchObject({ action: "refuse", outcome: "ask-pending" });
     expect(waits.action === "refuse" && waits.text).toContain("the question waits as p-1 and");
-    const no = asked().settle("failed", { channel: "elicitation", why: "the client timed out" });
+    const no = await asked().settle("failed", { channel: "elicitation", why: "the client timed out" });
     expect(no.action === "refuse" && no.text.split("\n")[0]).toMatch(
       /went unanswered \(the client timed out\)\.$/,
     );
-    const retry = asked().settle("input-required");
+    const retry = await asked().settle("input-required");
     expect(retry).toMatchObject({ action: "refuse", outcome: "ask-input-required", wouldRefuse: false });
     expect(retry.action === "refuse" && retry.text).toContain("the user did not allow it");
   });
