@@ -5,6 +5,7 @@ export default tseslint.config(
   {
     ignores: [
       "dist/",
+      "build/",
       "node_modules/",
       "coverage/",
       "reports/",

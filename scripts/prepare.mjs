@@ -36,4 +36,5 @@ if (!existsSync(join(root, "node_modules", "typescript", "package.json"))) {
 }
 // A clean dist/: files left by a source that moved or was removed must not be packed.
 rmSync(join(root, "dist"), { recursive: true, force: true });
+rmSync(join(root, "build"), { recursive: true, force: true });
 run(["run", "build"]);

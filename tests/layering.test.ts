@@ -112,12 +112,14 @@ const ALLOWED: Record<string, string[]> = {
   platform: ["core/paths", "core/process", "core/shell"],
   log: ["platform"],
   clients: ["core/json", "core/remote", "platform"],
-  config: ["core/json", "core/paths", "core/pins", "core/policy", "platform"],
+  // package-dir.ts: where the shipped files are, for any layout of the code (decision 0147).
+  config: ["core/json", "core/paths", "core/pins", "core/policy", "platform", "package-dir.ts"],
   relay: [...CORE, "config", "log", "platform"],
   bench: ["core/judge", "core/paths", "core/policy"],
-  commands: [...CORE, "config", "relay", "log", "clients", "platform", "version.ts"],
+  commands: [...CORE, "config", "relay", "log", "clients", "platform", "version.ts", "package-dir.ts"],
   "main.ts": ["commands", "version.ts"],
   "version.ts": [],
+  "package-dir.ts": [],
   "core/types.ts": [],
   "core/errors.ts": [],
 };

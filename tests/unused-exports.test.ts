@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // Every exported function, constant or class in src/ is imported somewhere else: by src/, by a
-// script (scripts/ loads dist/ files), or by a test whose subject it is. An export nothing uses
+// script (scripts/ loads build/ files), or by a test whose subject it is. An export nothing uses
 // is dead code a successor must read for nothing (issue 18). Types are left out: an exported
 // type names a signature. A test counts as a user only where the export is its subject.
 const ROOT = join(import.meta.dirname, "..");

@@ -1,14 +1,14 @@
 // Rows of `npm run bench` beyond relay latency: decision cost of the policy engine, and a soak
 // of 100,000 calls through one effectgate (memory must stay flat, the log must lose nothing).
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 const SOAK_CALLS = Number(process.env.BENCH_SOAK_CALLS ?? 100_000);
 
-/** The decision rows, from one build's dist folder: µs per decision and the pattern lookups. */
+/** The decision rows, from one build's module folder: µs per decision and the pattern lookups. */
 async function decisionCost(distDir, now) {
   const dist = (p) => pathToFileURL(join(distDir, p)).href;
   const { decisionsPerSecond } = await import(dist("bench/decisions.js"));
@@ -45,11 +45,14 @@ export async function run({ root, env, home, parts = { decision: true, soak: tru
 
 async function decisionRows(root, oldCli) {
   const now = () => performance.now();
-  const dist = (p) => pathToFileURL(join(root, "dist", p)).href;
+  const dist = (p) => pathToFileURL(join(root, "build", p)).href;
   // With another build, both take turns, three each, and each reports its median turn: the
   // machine's speed drifts by more than the changes being measured.
-  const builds = [["this build", join(root, "dist")]];
-  if (oldCli !== undefined) builds.push(["old build", dirname(oldCli)]);
+  const builds = [["this build", join(root, "build")]];
+  // The modules are tsc's output: build/ beside a bundled dist/ (decision 0147), or the old dist/.
+  const modulesOf = (cli) =>
+    existsSync(join(dirname(cli), "bench")) ? dirname(cli) : join(dirname(cli), "..", "build");
+  if (oldCli !== undefined) builds.push(["old build", modulesOf(oldCli)]);
   const seen = Object.fromEntries(builds.map(([name]) => [name, []]));
   for (let turn = 0; turn < (oldCli === undefined ? 1 : 3); turn++)
     for (const [name, dir] of builds) seen[name].push(await decisionCost(dir, now));

@@ -1,5 +1,6 @@
 // The content scan's CPU on the bench's two 4 MiB answers, this build and optionally another
-// taking turns in one process: `node scripts/bench/scan-cost.mjs [turns] [other build's dist]`.
+// taking turns in one process: `node scripts/bench/scan-cost.mjs [turns] [other build's module folder]`
+// (tsc's output: build/ since dist/ is bundled, dist/ in older builds).
 // A whole relay's CPU swings with the machine's load; one function in one process swings less.
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -8,7 +9,7 @@ import { codeText } from "./code-text.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const turns = Number(process.argv[2] ?? 11);
-const builds = { "this build": join(root, "dist") };
+const builds = { "this build": join(root, "build") };
 if (process.argv[3] !== undefined) builds["other build"] = resolve(process.argv[3]);
 const scans = {};
 for (const [name, dist] of Object.entries(builds))

@@ -3,7 +3,6 @@
 // src/core/evaluation/.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigError, EXIT, UsageError, type ConfigProblem } from "../core/errors.js";
 import { loadedShellKit, loadShellKit } from "../config/shell-kit.js";
 import { createSessionJudge } from "../core/judge/session.js";
@@ -24,8 +23,9 @@ import { readPolicy } from "../config/policy-file.js";
 import { parseCount, parseFraction } from "../core/evaluation/options.js";
 import type { CommandDeclaration } from "./cli/declaration.js";
 import { policyOption } from "./cli/values.js";
+import { packagePath } from "../package-dir.js";
 
-const CORPUS = fileURLToPath(new URL("../../corpus/", import.meta.url));
+const CORPUS = packagePath("corpus");
 
 /** Policies compiled once per machine profile: patterns depend on home and platform. */
 function policyCache(spec: string | undefined): (profile: PlatformProfile) => CompiledPolicy {

@@ -1,10 +1,9 @@
 // The catalogue of programs shipped beside the default policy (policy/commands.yaml).
-import { fileURLToPath } from "node:url";
 import { type CatalogueFile, loadCatalogueFile } from "../core/policy/catalogue-load.js";
+import { packagePath } from "../package-dir.js";
 import { readPolicyBytes } from "./policy-file.js";
 
-/** dist/config/ (or src/config/ under tests) → <package>/policy/commands.yaml. */
-const CATALOGUE_PATH = fileURLToPath(new URL("../../policy/commands.yaml", import.meta.url));
+const CATALOGUE_PATH = packagePath("policy", "commands.yaml");
 
 /** The shipped catalogue; throws ConfigError (exit 78) if the file is missing or wrong. */
 export function readCatalogue(path: string = CATALOGUE_PATH): CatalogueFile {

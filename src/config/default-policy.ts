@@ -4,17 +4,18 @@
 // YAML's bytes, and uses the kept document only when their hash is the same: an edited default
 // is always read from its own text.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { sha256Hex } from "../core/json/jcs.js";
 import type { PlatformProfile } from "../core/paths/api.js";
 import { compileDocument, type LoadedPolicy } from "../core/policy/compile.js";
 import type { PolicyDocument } from "../core/policy/schema.js";
+import { CODE_DIR, packagePath } from "../package-dir.js";
 
-/** The shipped default: dist/config/ (or src/config/ under tests) → <package>/policy/default.yaml. */
-export const DEFAULT_POLICY_PATH = fileURLToPath(new URL("../../policy/default.yaml", import.meta.url));
+/** The shipped default: <package>/policy/default.yaml. */
+export const DEFAULT_POLICY_PATH = packagePath("policy", "default.yaml");
 
-/** Written by scripts/precompile-policy.mjs at build time; absent under src/. */
-export const PRECOMPILED_POLICY_PATH = fileURLToPath(new URL("./default-policy.json", import.meta.url));
+/** Written by scripts/precompile-policy.mjs at build time beside the code (build/, dist/); absent under src/. */
+export const PRECOMPILED_POLICY_PATH = join(CODE_DIR, "default-policy.json");
 
 /** What the build keeps: the document, and the hash of the YAML bytes it was validated from. */
 export interface PrecompiledPolicy {

@@ -127,8 +127,8 @@ describe("system-wide files", () => {
       chmodSync(dir, 0o755);
     if (!asRoot) chmodSync(join(root, "etc", "codex"), 0o555);
     const script = `
-      const { runPlans, selectClients } = await import(${JSON.stringify(pathToFileURL(join(REPO, "dist", "clients", "session.js")).href)});
-      const { machineFacts } = await import(${JSON.stringify(pathToFileURL(join(REPO, "dist", "platform", "client-paths.js")).href)});
+      const { runPlans, selectClients } = await import(${JSON.stringify(pathToFileURL(join(REPO, "build", "clients", "session.js")).href)});
+      const { machineFacts } = await import(${JSON.stringify(pathToFileURL(join(REPO, "build", "platform", "client-paths.js")).href)});
       let out = "";
       const r = runPlans({
         facts: { ...machineFacts({ HOME: ${JSON.stringify(m.home)} }), platform: "linux", systemRoot: ${JSON.stringify(root)} },

@@ -10,7 +10,7 @@ import { PROFILES, useTempHome } from "../helpers/policy.js";
 const home = useTempHome();
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 const yamlText = readFileSync(DEFAULT_POLICY_PATH, "utf8");
-const DIST_KEPT = join(import.meta.dirname, "..", "..", "dist", "config", "default-policy.json");
+const DIST_KEPT = join(import.meta.dirname, "..", "..", "dist", "default-policy.json");
 
 /** A kept document in a temporary folder, for the YAML at `yaml`. */
 function keep(name: string, kept: unknown): { yaml: string; kept: string } {

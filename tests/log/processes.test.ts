@@ -9,7 +9,7 @@ useTempHome();
 
 // Real processes, same folder, same frozen millisecond: O_EXCL and random sids must keep every
 // run in its own file. Uses the built writer (npx tsc -p tsconfig.build.json).
-const writerUrl = pathToFileURL(join(import.meta.dirname, "..", "..", "dist", "log", "writer.js")).href;
+const writerUrl = pathToFileURL(join(import.meta.dirname, "..", "..", "build", "log", "writer.js")).href;
 
 function run(dir: string, count: number): Promise<number> {
   const script = `

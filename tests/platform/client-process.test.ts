@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { clientProcessKey, procEntry, PROCESSENTRY32W, psChain } from "../../src/platform/client-process.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const PRINT_KEY = `import(${JSON.stringify(join(ROOT, "dist", "platform", "client-process.js"))}).then((m) => process.stdout.write(m.clientProcessKey()))`;
+const PRINT_KEY = `import(${JSON.stringify(join(ROOT, "build", "platform", "client-process.js"))}).then((m) => process.stdout.write(m.clientProcessKey()))`;
 
 describe("the client process key", () => {
   it.runIf(process.platform === "linux")("is the same for a relay started directly and through sh -c", () => {

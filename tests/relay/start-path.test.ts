@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { moduleListHook } from "../helpers/module-list.js";
+import { bundledModules, moduleListHook } from "../helpers/module-list.js";
 import { fixture, tempDir, testEnv } from "./helpers.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "dist", "main.js");
@@ -16,12 +16,15 @@ const INIT =
     params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
   }) + "\n";
 
-/** Runs the relay with a loader hook that lists every module file it (and its worker) loads. */
+/**
+ * Runs the relay with a loader hook that lists every file it (and its worker) loads: `loaded`,
+ * the bundle's chunks; `modules`, the modules (build/…, node_modules/…) those chunks hold.
+ */
 function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   server: string[],
-): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+): Promise<{ code: number | null; stdout: string; loaded: string[]; modules: string[] }> {
   const dir = tempDir("eg-start-");
   const { hook, loaded } = moduleListHook(dir);
   return new Promise((resolve) => {
@@ -39,7 +42,9 @@ function run(
       if (stdout.includes("\n")) child.stdin.end();
     });
     child.stdin.write(INIT);
-    child.on("exit", (code) => resolve({ code, stdout, loaded: loaded() }));
+    child.on("exit", (code) =>
+      resolve({ code, stdout, loaded: loaded(), modules: bundledModules(loaded()) }),
+    );
   });
 }
 
@@ -58,7 +63,7 @@ describe("starting the relay with the default policy", () => {
       const r = await run([...args], testEnv(extra), echo);
       expect(r.stdout).toContain('"id":0');
       expect(r.loaded.some((u) => u.endsWith("/dist/main.js"))).toBe(true);
-      expect(r.loaded.filter((u) => NOT_ON_THE_START_PATH.test(u))).toEqual([]);
+      expect(r.modules.filter((u) => NOT_ON_THE_START_PATH.test(u))).toEqual([]);
     });
   }
 
@@ -68,11 +73,11 @@ describe("starting the relay with the default policy", () => {
     // The scanner, the effect extractor and the command catalogue too: the frame reader needs only
     // the scan's budget (core/taint/scan-budget.js, decision 0122).
     const policyWork =
-      /\/dist\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js|core\/taint\/observe\.js|core\/effects\/extract\.js|core\/commands\/)/;
-    expect(r.loaded.filter((u) => policyWork.test(u))).toEqual([]);
+      /\/build\/(config\/|core\/policy\/compile\.js|relay\/gates\/build-gates\.js|relay\/session\/shadow-worker\.js|core\/taint\/observe\.js|core\/effects\/extract\.js|core\/commands\/)/;
+    expect(r.modules.filter((u) => policyWork.test(u))).toEqual([]);
     // The same hook sees them at enforce, so the test can fail.
     const on = await run(["--level", "enforce"], testEnv(), echo);
-    expect(on.loaded.filter((u) => policyWork.test(u)).length).toBeGreaterThan(0);
+    expect(on.modules.filter((u) => policyWork.test(u)).length).toBeGreaterThan(0);
   });
 
   it("a policy file is still read with the YAML parser and the schema", async () => {
@@ -81,8 +86,8 @@ describe("starting the relay with the default policy", () => {
     writeFileSync(policy, "version: 1\n");
     const r = await run(["--policy", policy, "--level", "enforce"], testEnv(), echo);
     expect(r.stdout).toContain('"id":0');
-    expect(r.loaded.some((u) => /\/node_modules\/yaml\//.test(u))).toBe(true);
-    expect(r.loaded.some((u) => /\/node_modules\/zod\//.test(u))).toBe(true);
+    expect(r.modules.some((u) => /\/node_modules\/yaml\//.test(u))).toBe(true);
+    expect(r.modules.some((u) => /\/node_modules\/zod\//.test(u))).toBe(true);
   });
 
   for (const level of ["observe", "enforce"])

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { moduleListHook } from "../../helpers/module-list.js";
+import { bundledModules, moduleListHook } from "../../helpers/module-list.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "..", "dist", "main.js");
 const home = mkdtempSync(join(tmpdir(), "eg-check-start-"));
@@ -21,7 +21,7 @@ function check(...args: string[]): { code: number | null; out: string; loaded: s
     ["--import", hook, MAIN, "check", "--tool", "write_file", "--args", '{"path":"~/.bashrc"}', ...args],
     { encoding: "utf8", env: { ...process.env, HOME: home, EFFECTGATE_HOME: join(home, ".effectgate") } },
   );
-  return { code: r.status, out: r.stdout, loaded: loaded() };
+  return { code: r.status, out: r.stdout, loaded: bundledModules(loaded()) };
 }
 
 describe("effectgate check's start path", () => {
@@ -29,7 +29,7 @@ describe("effectgate check's start path", () => {
     const r = check();
     expect(r.code).toBe(3);
     expect(r.out).toContain("rule: paths.deny ~/.bashrc");
-    expect(r.loaded.some((u) => u.endsWith("/dist/commands/check.js"))).toBe(true);
+    expect(r.loaded.some((u) => u.endsWith("/build/commands/check.js"))).toBe(true);
     expect(r.loaded.filter((u) => PARSERS.test(u))).toEqual([]);
   });
 
