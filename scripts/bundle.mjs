@@ -24,6 +24,9 @@ const result = await build({
   splitting: true,
   format: "esm",
   platform: "node",
+  // A package's ES build before its "main": jsonc-parser's main is UMD, whose require() calls
+  // are hidden from the bundler and fail at run time ("Cannot find module './impl/format'").
+  mainFields: ["module", "main"],
   target: "node20",
   // Native or WebAssembly packages find their own files beside them: they stay in node_modules.
   external: ["koffi", "tree-sitter-bash", "web-tree-sitter"],

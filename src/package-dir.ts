@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The package's own folder: the one with package.json, policy/ and corpus/. */
-export const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 /** The folder of the running code (src/, build/ or dist/): build outputs are kept beside it. */
 export const CODE_DIR = fileURLToPath(new URL(".", import.meta.url));
