@@ -8,7 +8,7 @@ import { logFiles, readRecords, useTempHome } from "../helpers/log.js";
 useTempHome();
 
 // Real processes, same folder, same frozen millisecond: O_EXCL and random sids must keep every
-// run in its own file. Uses the built writer (npx tsc -p tsconfig.build.json).
+// run in its own file. Uses tsc's built writer in build/ (npm run build).
 const writerUrl = pathToFileURL(join(import.meta.dirname, "..", "..", "build", "log", "writer.js")).href;
 
 function run(dir: string, count: number): Promise<number> {

@@ -1,4 +1,4 @@
-// Black-box: the BUILT CLI (node dist/main.js) over real stdio. Run `npx tsc -p tsconfig.build.json` first.
+// Black-box: the BUILT CLI (node dist/main.js) over real stdio. Run `npm run build` first.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
