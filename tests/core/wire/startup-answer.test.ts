@@ -63,3 +63,19 @@ describe("the answer to the first request of a relay that cannot start", () => {
       expect(startupAnswer(frame, server), frame).toBeUndefined();
   });
 });
+
+describe("the id of the answer to a relay that cannot start", () => {
+  it("is the parsed id unless JSON.parse rounded it", () => {
+    expect(startupAnswer('{"jsonrpc":"2.0","id":1e0,"method":"initialize"}', server)).toContain('"id":1,');
+    expect(startupAnswer('[{"jsonrpc":"2.0","id":2.0,"method":"initialize"}]', server)).toContain('"id":2,');
+  });
+
+  it("keeps the client's digits of a batch member's id, by that member's place", () => {
+    const batch = startupAnswer(
+      '[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":9007199254740993,"method":"initialize"}]',
+      server,
+    )!;
+    expect(batch).toMatch(/^\[\{"jsonrpc":"2\.0","id":9007199254740993,"error":/);
+    expect(batch.endsWith("}]")).toBe(true);
+  });
+});
