@@ -24,6 +24,12 @@ describe("answerReadings", () => {
     ]);
   });
 
+  it("reads a result in another case beside an exact id", () => {
+    expect(answerReadings({ id: 1, Result: "b" })).toEqual([
+      { id: 1, msg: { id: 1, result: "b" }, how: "case-folded" },
+    ]);
+  });
+
   it("pairs every id with results first, then errors", () => {
     const m = { id: 1, result: "a", Error: "b" };
     expect(answerReadings(m).map((r) => [r.id, r.msg, r.how])).toEqual([
@@ -69,5 +75,18 @@ describe("messageIdSpellings", () => {
 
   it("reads keys again after every comma of an object, not of a list inside it", () => {
     expect(messageIdSpellings('{"a":[1,"id"],"id":3}')).toEqual(new Map([[0, "3"]]));
+  });
+});
+
+describe("the exact reading and the id spellings, once more", () => {
+  it("reads a message with both a result and an error one way only", () => {
+    const m = { jsonrpc: "2.0", id: 1, result: "a", error: "b" };
+    expect(answerReadings(m)).toEqual([{ id: 1, msg: m, how: "exact" }]);
+  });
+
+  it("takes no string value for a key, even one spelled id", () => {
+    expect(messageIdSpellings('{"id":4,"x":"id"}')).toEqual(new Map([[0, "4"]]));
+    expect(messageIdSpellings('{"x":"id"}')).toEqual(new Map());
+    expect(messageIdSpellings('"id"')).toEqual(new Map());
   });
 });

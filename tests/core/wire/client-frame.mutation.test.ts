@@ -214,6 +214,10 @@ describe("a batch", () => {
     if (r.kind === "parsed") expect(r.requests).toEqual([{ method: "ping", id: 1, params: undefined }]);
   });
 
+  it("without a problem holds no call for a method that only loosely looks judged", () => {
+    expect(readClientFrame('[{"jsonrpc":"2.0","id":1,"method":"x/tools/call"}]').calls).toEqual([]);
+  });
+
   it("with a problem but no judged method anywhere holds no call", () => {
     expect(readClientFrame('[{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}]').calls).toEqual([]);
   });
@@ -251,7 +255,8 @@ describe("a single message read two ways", () => {
 
   it("whose last-wins reading is a response holds no params", () => {
     const c = only('{"jsonrpc":"2.0","id":1,"result":{},"result":{},"METHOD":"tools/call"}');
-    expect(c.params).toBeUndefined();
+    // a response is no request the client waits on: its id is not one to answer
+    expect(c).toMatchObject({ method: "tools/call", id: "null", answerId: undefined, params: undefined });
   });
 
   it("with no judged spelling holds nothing", () => {
@@ -286,5 +291,40 @@ describe("isTrackableId", () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("more corners of the reader", () => {
+  it("says what a raw CR does, and keeps a judged call's own method and params under it", () => {
+    expect(CR_PROBLEM).toMatch(/^a carriage return inside the line: a server that ends lines at CR/);
+    const c = only(
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "u" } }).replace(
+        /,/,
+        ",\r",
+      ),
+    );
+    expect(c).toMatchObject({ method: "resources/read", id: 3, params: { uri: "u" }, problem: CR_PROBLEM });
+  });
+
+  it("holds nothing for a clean message whose method only loosely looks judged", () => {
+    expect(readClientFrame('{"jsonrpc":"2.0","method":"notifications/tools/call_done"}').calls).toEqual([]);
+    expect(readClientFrame('{"jsonrpc":"2.0","id":1,"method":"x/tools/call"}').calls).toEqual([]);
+  });
+
+  it("holds a last-wins request of another method with its params", () => {
+    const c = only(
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","method":"ping","params":${JSON.stringify({ name: "n", ...MODERN })}}`,
+    );
+    expect(c).toMatchObject({ method: "tools/call", id: 5, params: { name: "n" }, modern: true });
+  });
+
+  it("finds an id of several digits in text that does not parse", () => {
+    expect(only('{"id":42,"method":"tools/call",')).toMatchObject({ id: 42, answerId: { value: 42 } });
+  });
+
+  it("answers a clean call under its id", () => {
+    expect(answerableId(only('{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"x"}}'))).toBe(
+      "k",
+    );
   });
 });
