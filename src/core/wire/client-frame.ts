@@ -145,11 +145,14 @@ function batchCalls(
   looksJudged: () => boolean,
 ): JudgedCall[] {
   const malformed = members.find((m): m is Extract<Classified, { kind: "invalid" }> => m.kind === "invalid");
-  const batchProblem =
-    problem ?? (malformed ? `a batch with a malformed member (${malformed.reason})` : undefined);
+  // A malformed member makes the whole batch unjudgeable; a problem of the frame is named first.
+  const malformedProblem = malformed
+    ? (problem ?? `a batch with a malformed member (${malformed.reason})`)
+    : undefined;
+  const batchProblem = malformedProblem ?? problem;
   const calls = indexed(members, batchProblem);
-  if (calls.length === 0 && malformed && looksJudged())
-    calls.push(unreadableCall(batchProblem ?? "a batch that cannot be judged"));
+  if (calls.length === 0 && malformedProblem !== undefined && looksJudged())
+    calls.push(unreadableCall(malformedProblem));
   const method = calls.length === 0 && problem !== undefined ? ambiguousJudgedMethod(text) : undefined;
   if (method !== undefined) {
     const call = unreadableCall(`${problem}: the server may read a method as ${method}`);

@@ -18,7 +18,8 @@ export type Classified =
 export const MODERN_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 export function isValidId(id: unknown): id is JsonRpcId {
-  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+  // Number.isSafeInteger is false for every non-number: it is the whole test of a number id.
+  return typeof id === "string" || Number.isSafeInteger(id);
 }
 
 /**
@@ -27,7 +28,7 @@ export function isValidId(id: unknown): id is JsonRpcId {
  * answers it with the spelling the client wrote (messageIdSpellings).
  */
 export function isRoundedIntegerId(id: unknown): id is number {
-  return typeof id === "number" && Number.isInteger(id) && !Number.isSafeInteger(id);
+  return Number.isInteger(id) && !Number.isSafeInteger(id);
 }
 
 function idProblem(id: unknown): string {

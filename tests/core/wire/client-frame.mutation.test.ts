@@ -220,6 +220,10 @@ describe("a batch", () => {
 
   it("with a problem but no judged method anywhere holds no call", () => {
     expect(readClientFrame('[{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}]').calls).toEqual([]);
+    // looking like a call is not enough without a malformed member or a judged spelling
+    expect(
+      readClientFrame('[{"jsonrpc":"2.0","id":1,"id":2,"method":"ping","params":{"q":"tools/call"}}]').calls,
+    ).toEqual([]);
   });
 
   it("lists its requests in order and only those", () => {

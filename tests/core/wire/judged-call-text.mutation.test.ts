@@ -62,5 +62,7 @@ describe("foldedKeyProblem", () => {
 describe("messageIdSpellings", () => {
   it("reads no key among the strings of a batch list", () => {
     expect(messageIdSpellings('["id", 5]')).toEqual(new Map());
+    expect(messageIdSpellings('[1,"id",5]')).toEqual(new Map());
+    expect(messageIdSpellings('[{"id":1},["x","id",2]]')).toEqual(new Map([[0, "1"]]));
   });
 });
