@@ -1,31 +1,16 @@
 // The words and lines of a grant file a person edited by hand, and the edges of adding to one.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
-import { entriesKey } from "../../../src/core/gate/effect-key.js";
 import {
   GRANT_FILE_HEAD,
   readProjectGrants,
   renderGrantEntry,
   withGrant,
-  type NewProjectGrant,
 } from "../../../src/core/gate/project-grants.js";
+import { grant, GRANT_FILE, GRANT_ROOT } from "../../helpers/project-grant.js";
 
-const ROOT = "/home/u/proj";
-const FILE = "/home/u/proj/.effectgate/allow.yaml";
-
-function grant(over: Partial<NewProjectGrant> = {}): NewProjectGrant {
-  const g = {
-    tool: "write_file",
-    server: "fs",
-    method: "tools/call",
-    effects: [{ verb: "write", target: "/home/u/proj/package.json" }],
-    root: ROOT,
-    granted: "2026-12-02T14:00:00.000Z",
-    by: "alice, in the chat",
-    ...over,
-  };
-  return { ...g, key: entriesKey({ ...g, entries: g.effects }) };
-}
+const ROOT = GRANT_ROOT;
+const FILE = GRANT_FILE;
 
 /** Every line of the error a file that must not load gives. */
 function problems(text: string): string[] {

@@ -3,7 +3,6 @@
 // with every existing byte kept.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
-import { entriesKey } from "../../../src/core/gate/effect-key.js";
 import {
   GRANT_FILE_HEAD,
   readProjectGrants,
@@ -11,23 +10,10 @@ import {
   withGrant,
   type NewProjectGrant,
 } from "../../../src/core/gate/project-grants.js";
+import { grant, GRANT_FILE, GRANT_ROOT } from "../../helpers/project-grant.js";
 
-const ROOT = "/home/u/proj";
-const FILE = "/home/u/proj/.effectgate/allow.yaml";
-
-function grant(over: Partial<NewProjectGrant> = {}): NewProjectGrant {
-  const g = {
-    tool: "write_file",
-    server: "fs",
-    method: "tools/call",
-    effects: [{ verb: "write", target: "/home/u/proj/package.json" }],
-    root: ROOT,
-    granted: "2026-12-02T14:00:00.000Z",
-    by: "alice, in the chat",
-    ...over,
-  };
-  return { key: entriesKey({ ...g, entries: g.effects }), ...g, ...(over.key ? { key: over.key } : {}) };
-}
+const ROOT = GRANT_ROOT;
+const FILE = GRANT_FILE;
 
 /** The problems of a file that must not load, as printed. */
 function problems(text: string): string[] {
