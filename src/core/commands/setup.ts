@@ -2,7 +2,8 @@ import type { CommandsPolicy, ShellKit } from "../policy/api.js";
 import { type Catalogue, catalogueOf } from "../policy/catalogue.js";
 import type { ScriptReading } from "../shell/script-model.js";
 import { readScript } from "../shell/script.js";
-import type { ShellParser } from "../shell/syntax.js";
+import { asBashReadsIt } from "../shell/line-continuations.js";
+import type { ShellParser, SyntaxTree } from "../shell/syntax.js";
 import type { ConfiguredRemotes, Platform } from "../types.js";
 import type { ShellState } from "./api.js";
 
@@ -21,12 +22,22 @@ export interface CommandSetup {
 const parsers = new WeakMap<ShellParser, (text: string) => ScriptReading>();
 const catalogues = new WeakMap<ShellKit, WeakMap<CommandsPolicy["programs"], Catalogue>>();
 
+/** The tree of `text` as bash reads it (see line-continuations.ts): parsed again if it had to be rewritten. */
+function parseAsBash(parser: ShellParser, text: string): SyntaxTree | undefined {
+  const tree = parser.parse(text);
+  if (tree === undefined) return undefined;
+  const rewritten = asBashReadsIt(tree.rootNode, text);
+  if (rewritten === undefined) return tree;
+  tree.release();
+  return parser.parse(rewritten);
+}
+
 /** Parse and read a command string with `parser`, freeing the parser's tree at once. */
 export function scriptReader(parser: ShellParser): (text: string) => ScriptReading {
   let read = parsers.get(parser);
   if (read === undefined) {
     read = (text: string): ScriptReading => {
-      const tree = parser.parse(text);
+      const tree = parseAsBash(parser, text);
       if (tree === undefined) return { ok: false, why: "the bash grammar could not read the command" };
       try {
         return readScript(tree.rootNode);

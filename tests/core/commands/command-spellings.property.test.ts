@@ -9,10 +9,10 @@ import { call } from "../../helpers/judge.js";
 // judged as the plain path is (decision 0079). A second property runs the same spellings
 // through real bash, so that the spellings are the words bash really hands a program.
 
-/** One shell spelling of `text`: each run of characters quoted or escaped in a random way. */
+/** One shell spelling of `text`: each character quoted, escaped or split by a line continuation at random. */
 const spelling = (text: string): fc.Arbitrary<string> =>
   fc
-    .array(fc.integer({ min: 0, max: 5 }), { minLength: text.length, maxLength: text.length })
+    .array(fc.integer({ min: 0, max: 6 }), { minLength: text.length, maxLength: text.length })
     .chain((styles) =>
       fc.constant(
         Array.from(text)
@@ -28,6 +28,9 @@ const spelling = (text: string): fc.Arbitrary<string> =>
                 return `$'\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}'`;
               case 5:
                 return `$'\\${c.charCodeAt(0).toString(8).padStart(3, "0")}'`;
+              case 6:
+                // A line continuation: bash deletes it before it splits words.
+                return `\\\n${c}`;
               default:
                 return c;
             }
