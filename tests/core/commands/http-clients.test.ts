@@ -91,6 +91,11 @@ describe("curl: a cluster of flags may end in an option that takes the rest of t
       "curl -sSL https://x.example/f",
       ["url https://x.example/f: fetches", "class fetch: curl fetches from the network"],
     ],
+    // -s alone, and a long flag: nothing read or written
+    [
+      "curl -s --compressed https://x.example",
+      ["url https://x.example: fetches", "class fetch: curl fetches from the network"],
+    ],
     [
       "curl -ss https://x.example",
       ["url https://x.example: fetches", "class fetch: curl fetches from the network"],
