@@ -730,3 +730,71 @@ describe("wget: options with a value, sends, and settings from elsewhere", () =>
     expect(effectLines(command)).toEqual(lines);
   });
 });
+describe("curl: every option of each kind", () => {
+  const FETCH = ["url https://x.example/: fetches", "class fetch: curl fetches from the network"];
+  it.each([
+    "-c",
+    "--cookie-jar",
+    "-D",
+    "--dump-header",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--libcurl",
+    "--hsts",
+    "--alt-svc",
+    "--etag-save",
+  ])("%s names a file written", (option) => {
+    expect(effectLines(`curl ${option} f.out https://x.example/`)).toEqual(["write f.out: writes", ...FETCH]);
+  });
+
+  it.each(["-o", "--output"])("%s names the file the download goes into", (option) => {
+    expect(effectLines(`curl ${option} f.out https://x.example/`)).toEqual([
+      "write f.out: downloads into (downloaded)",
+      ...FETCH,
+    ]);
+  });
+
+  it.each([
+    "--cacert",
+    "--capath",
+    "--cert",
+    "--key",
+    "--netrc-file",
+    "--etag-compare",
+    "--proxy-cacert",
+    "--proxy-cert",
+    "--proxy-key",
+    "--crlfile",
+    "--pinnedpubkey",
+  ])("%s names a file read", (option) => {
+    expect(effectLines(`curl ${option} f.pem https://x.example/`)).toEqual(["read f.pem: reads", ...FETCH]);
+  });
+
+  it.each([
+    "-d",
+    "--data",
+    "--data-ascii",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--json",
+    "-F",
+    "--form",
+    "--form-string",
+  ])("%s @file sends the file's content", (option) => {
+    expect(effectLines(`curl ${option} @f.txt https://x.example/`)).toEqual([
+      "url https://x.example/: sends to",
+      "send https://x.example/: sends data to",
+      "read f.txt: sends the content of (sent)",
+      "class sends: curl sends a file's content out",
+    ]);
+  });
+
+  it.each(["-u me:pw", "-e https://r.example/", "--retry 3", "-m 5", "--resolve h:443:1.2.3.4", "-r 0-99"])(
+    "%s takes a value that is no URL",
+    (option) => {
+      expect(effectLines(`curl ${option} https://x.example/`)).toEqual(FETCH);
+    },
+  );
+});

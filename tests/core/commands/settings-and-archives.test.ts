@@ -242,3 +242,22 @@ describe("tar: short options and the old style", () => {
     expect(effectLines(command)).toEqual([`class unknown: ${why}`, `legacy ${command}`]);
   });
 });
+
+describe("git config: every flag that changes only how settings print", () => {
+  it.each([
+    "--show-scope",
+    "--null",
+    "--int",
+    "--bool-or-int",
+    "--path",
+    "--expiry-date",
+    "--includes",
+    "--no-includes",
+    "--all",
+    "--fixed-value",
+    "--no-type",
+    "--get-urlmatch",
+  ])("git config %s --get a.b only reads", (flag) => {
+    expect(effectLines(`git config ${flag} --get a.b`)).toEqual(READS_GIT_CONFIG);
+  });
+});
