@@ -21,7 +21,10 @@ describe("sh, bash: the script and its options", () => {
     ["bash - a", ["read a", "project: bash runs a"]],
     ["bash -", ["unknown: bash reads code from its standard input"]],
     ["bash --rcfile rc.sh s.sh", ["read rc.sh", "project: bash runs rc.sh", "read s.sh"]],
-    ["bash --init-file rc.sh", ["read rc.sh", "project: bash runs rc.sh", "unknown: bash reads code from its standard input"]],
+    [
+      "bash --init-file rc.sh",
+      ["read rc.sh", "project: bash runs rc.sh", "unknown: bash reads code from its standard input"],
+    ],
     ["bash --rcfile", ["unknown: bash reads code from its standard input"]],
     ["bash --version", ["reads: bash prints about itself"]],
     ["bash --help", ["reads: bash prints about itself"]],
@@ -44,12 +47,18 @@ describe("find: roots, tests and actions", () => {
     ['find . -name "$N" -type f', ["read .", "reads: find lists files"]],
     ['find . -print "$P"', ["read .", "unknown: find: an expression known only at run time"]],
     ["find . -newer ref.txt -print", ["read .", "read ref.txt", "reads: find lists files"]],
-    ["find src -anewer ref -samefile other", ["read src", "read ref", "read other", "reads: find lists files"]],
+    [
+      "find src -anewer ref -samefile other",
+      ["read src", "read ref", "read other", "reads: find lists files"],
+    ],
     ["find src -cnewer", ["read src", "reads: find lists files"]],
     ["find src -fprint out.txt", ["read src", "write out.txt", "reads: find lists files"]],
     ["find src -fprint0 out", ["read src", "write out", "reads: find lists files"]],
     ["find src -fls list.txt", ["read src", "write list.txt", "reads: find lists files"]],
-    ["find src -fprintf out.txt '%p' -delete", ["read src", "write out.txt", "write src", "reads: find lists files"]],
+    [
+      "find src -fprintf out.txt '%p' -delete",
+      ["read src", "write out.txt", "write src", "reads: find lists files"],
+    ],
     ["find src -fprint", ["read src", "reads: find lists files"]],
     ["find . -exec", ["read .", "unknown: find -exec without a command"]],
     ["find . -okdir \\;", ["read .", "unknown: find -okdir without a command"]],
@@ -63,7 +72,12 @@ describe("find: roots, tests and actions", () => {
 });
 
 describe("xargs: options, the replace string and the command", () => {
-  const piped = (item: string[], runs: string) => [ECHO, ...item, "unknown: rm: an item piped into xargs", runs];
+  const piped = (item: string[], runs: string) => [
+    ECHO,
+    ...item,
+    "unknown: rm: an item piped into xargs",
+    runs,
+  ];
   rows([
     ['echo a | xargs "-$O" rm', [ECHO, "unknown: xargs: an option known only at run time"]],
     ['echo a | xargs "$P" x', [ECHO, "unknown: the program is chosen at run time ($P)"]],
@@ -77,8 +91,14 @@ describe("xargs: options, the replace string and the command", () => {
     ["echo a | xargs --null --no-run-if-empty --verbose rm", piped(["write a"], RM)],
     ["echo a | xargs -dX rm", piped(["write a"], RM)],
     ["echo a | xargs -P4 -s100 rm", piped(["write a"], RM)],
-    ["echo a | xargs -a list.txt rm", [ECHO, "read list.txt", "write a", "unknown: rm: an item piped into xargs", RM]],
-    ["echo a | xargs --arg-file=list.txt rm", [ECHO, "read list.txt", "write a", "unknown: rm: an item piped into xargs", RM]],
+    [
+      "echo a | xargs -a list.txt rm",
+      [ECHO, "read list.txt", "write a", "unknown: rm: an item piped into xargs", RM],
+    ],
+    [
+      "echo a | xargs --arg-file=list.txt rm",
+      [ECHO, "read list.txt", "write a", "unknown: rm: an item piped into xargs", RM],
+    ],
     ["echo a | xargs --frob rm", [ECHO, "unknown: xargs --frob: an option the catalogue does not know"]],
     ["echo a | xargs -q rm", [ECHO, "unknown: xargs -q: an option the catalogue does not know"]],
     ["echo a | xargs", [ECHO, ECHO]],
@@ -133,6 +153,9 @@ describe("env: options, assignments and the command", () => {
     ["env", ["reads: env prints the environment"]],
     ["env -i", ["reads: env prints the environment"]],
     ["env GIT_PAGER=less git log", ["reads: git log only reads"]],
-    ["env GIT_PAGER='rm -rf ~' git log", ['code-settings: sets GIT_PAGER, a command run later, to "rm -rf ~"', "reads: git log only reads"]],
+    [
+      "env GIT_PAGER='rm -rf ~' git log",
+      ['code-settings: sets GIT_PAGER, a command run later, to "rm -rf ~"', "reads: git log only reads"],
+    ],
   ]);
 });

@@ -5,7 +5,12 @@ import { awkProblem, sedScript } from "../../../src/core/commands/scripts.js";
 // sed commands read, write or run files, and whether an awk program can do more than read and
 // print. A script these readers cannot follow must come back as a problem, never as harmless.
 
-const facts = (reads: string[] = [], writes: string[] = [], runs: string[] = [], runsPatternSpace = false) => ({
+const facts = (
+  reads: string[] = [],
+  writes: string[] = [],
+  runs: string[] = [],
+  runsPatternSpace = false,
+) => ({
   reads,
   writes,
   runs,

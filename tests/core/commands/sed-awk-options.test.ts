@@ -35,7 +35,10 @@ describe("sed's long options", () => {
     ["sed --sandbox 'e date' f", ["read f", READS]],
     ["sed --line-length 20 p f", ["read f", READS]],
     ["sed --quiet --regexp-extended --posix --debug --null-data p f", ["read f", READS]],
-    ["sed --silent --separate --unbuffered --follow-symlinks --zero-terminated --binary p f", ["read f", READS]],
+    [
+      "sed --silent --separate --unbuffered --follow-symlinks --zero-terminated --binary p f",
+      ["read f", READS],
+    ],
     ["sed --qu p f", ["read f", READS]],
     ["sed --frob p f", ["unknown: sed --frob: an option the catalogue does not know"]],
   ]);
@@ -90,7 +93,7 @@ it("after --, a word like -f is a file, not sed's option", () => {
 describe("awk's options", () => {
   rows([
     ["awk -- '{print}' f", ["read f", AWK_READS]],
-    ['awk "-$O" \'{print}\' f', ["unknown: awk: an option known only at run time"]],
+    ["awk \"-$O\" '{print}' f", ["unknown: awk: an option known only at run time"]],
     ["awk --source='{print}' f", ["read f", AWK_READS]],
     ["awk --source '{print}' f", ["read f", AWK_READS]],
     ["awk --source='{system(\"id\")}' f", ["unknown: awk: the program calls system()"]],
