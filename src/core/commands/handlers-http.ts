@@ -146,9 +146,11 @@ export function curl(run: Run, args: readonly Arg[]): void {
       else sent.push(value);
     } else if (CURL_SEND.has(name)) {
       sends = true;
-      // `@file` and `<file` (in -F) send a file's content; `@-` sends standard input.
+      // `@file` and `<file` (in -F) send a file's content; `@-` sends standard input. For
+      // --data-urlencode, `name@file` does too.
       const v = text(value);
-      const at = /^(?:[^=@<]*=)?[@<](.+)$/.exec(v);
+      const at =
+        /^(?:[^=@<]*=)?[@<](.+)$/.exec(v) ?? (name === "--data-urlencode" ? /^[^=@]+@(.+)$/.exec(v) : null);
       if (at !== null && at[1] !== "-") sent.push(literal((at[1] as string).replace(/;.*$/, "")));
       else if (at !== null) fromStdin = true;
     } else if (name === "-X" || name === "--request") {

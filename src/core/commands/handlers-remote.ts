@@ -5,8 +5,14 @@ import { exact, literal, optionOrOperand, startsOption, text } from "./arg-words
 
 /** `[user@]host:path` (not a drive `C:\x` or `C:/x`, not `./a:b`), or a URL (`rsync://host/module`). */
 const REMOTE = /^(?:(?![a-z]:[\\/])(?:[\w.-]+@)?[\w.-]+:|[a-z][\w+.-]*:\/\/)/i;
-const REMOTE_ONE = new Set(
-  "-p -i -F -o -l -c -J -S -D --port --rsh -e --exclude --include --filter -f --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from -T".split(
+/** scp options that take a value; the rest are flags (`-p` keeps times, `-T` skips a name check). */
+const SCP_ONE = new Set("-c -D -F -i -J -l -o -P -S -X".split(" "));
+/**
+ * rsync options that take a value. Its short options are mostly flags that scp's are not:
+ * `-p` keeps permissions, `-c` compares checksums, `-l` copies links, `-i` itemizes, `-o` owners.
+ */
+const RSYNC_ONE = new Set(
+  "-B -e -f -M -T -@ --port --rsh --exclude --include --filter --files-from --log-file --backup-dir --partial-dir --suffix --chmod --chown --timeout --bwlimit --compare-dest --link-dest --copy-dest --temp-dir --rsync-path --max-size --min-size --exclude-from --include-from --block-size --remote-option --modify-window".split(
     " ",
   ),
 );
@@ -34,11 +40,20 @@ export function remoteCopy(run: Run, args: readonly Arg[]): void {
     const name = eq >= 0 ? t.slice(0, eq) : t;
     if (name === "-e" || name === "--rsh" || name === "--rsync-path")
       return run.unknown(`${run.program} ${name}: runs a program`);
+    const scp = run.program === "scp";
     if (
+      scp &&
       name === "-o" &&
       /proxycommand|localcommand|permitlocalcommand/i.test(exact(args[i + 1]) ?? "ProxyCommand")
     )
       return run.unknown(`${run.program} -o ${exact(args[i + 1]) ?? ""}: runs a program`);
+    if (scp && name === "-S") return run.unknown("scp -S: runs a program");
+    if (scp && name === "-F") {
+      // A config file may name a ProxyCommand: what it runs is not in the command.
+      const f = args[i + 1];
+      if (f !== undefined) run.role("read", f);
+      return run.unknown("scp -F: settings read from a file");
+    }
     if (name === "--files-from" || name === "--exclude-from" || name === "--include-from") {
       const f = eq >= 0 ? literal(t.slice(eq + 1)) : args[++i];
       if (f !== undefined) run.role("read", f);
@@ -50,11 +65,15 @@ export function remoteCopy(run: Run, args: readonly Arg[]): void {
       continue;
     }
     // scp -P is the port; rsync -P is --partial --progress, a flag.
-    if ((name === "-P" && run.program === "scp") || name === "--port") {
+    if ((name === "-P" && scp) || name === "--port") {
       port = eq >= 0 ? t.slice(eq + 1) : exact(args[++i]);
       continue;
     }
-    if (REMOTE_ONE.has(name) && eq < 0) i++;
+    if (scp && /^-P\d+$/.test(name)) {
+      port = name.slice(2);
+      continue;
+    }
+    if ((scp ? SCP_ONE : RSYNC_ONE).has(name) && eq < 0) i++;
   }
   const target = operands.pop();
   if (target === undefined) return run.unknown(`${run.program} without operands`);
@@ -189,7 +208,8 @@ export function netcat(run: Run, args: readonly Arg[]): void {
       }
       if (opt === "-l") listen = true;
       if (opt === "-U") unix = true;
-      if (opt === "-o" && run.program === "ncat") {
+      // ncat's -o and traditional nc's -o both write what passes to a file.
+      if (opt === "-o") {
         const f = k + 1 < t.length ? literal(t.slice(k + 1)) : args[++i];
         if (f !== undefined) run.role("write", f);
         break;
