@@ -104,8 +104,9 @@ export function dd(run: Run, args: readonly Arg[]): void {
 export function tar(run: Run, args: readonly Arg[]): void {
   let mode: string | undefined;
   let archive: Arg | undefined;
-  let dir: Arg | undefined;
-  const operands: Arg[] = [];
+  // Each -C moves where the names after it are found; the archive is opened where tar starts.
+  const dirs: Arg[] = [];
+  const operands: Array<{ arg: Arg; dirs: number }> = [];
   const VALUE_LONG =
     /^--(?:file|directory|exclude|files-from|transform|xform|owner|group|mode|mtime|strip-components|blocking-factor|format|label|newer|after-date|exclude-from|wildcards)/;
   for (let i = 0; i < args.length; i++) {
@@ -113,7 +114,7 @@ export function tar(run: Run, args: readonly Arg[]): void {
     let t = exact(a);
     if (t === undefined) {
       if (startsOption(a)) return run.unknown("tar: an option known only at run time");
-      operands.push(a);
+      operands.push({ arg: a, dirs: dirs.length });
       continue;
     }
     if (i === 0 && /^[a-zA-Z]+$/.test(t)) t = `-${t}`; // old style: `tar xzf a.tgz`
@@ -128,8 +129,10 @@ export function tar(run: Run, args: readonly Arg[]): void {
       )
         return run.unknown(`tar ${name}: runs a program`);
       if (name === "--file") archive = value ?? args[++i];
-      else if (name === "--directory") dir = value ?? args[++i];
-      else if (name === "--files-from" || name === "--exclude-from") {
+      else if (name === "--directory") {
+        const d = value ?? args[++i];
+        if (d !== undefined) dirs.push(d);
+      } else if (name === "--files-from" || name === "--exclude-from") {
         const f = value ?? args[++i];
         if (f !== undefined) run.role("read", f);
       } else if (
@@ -167,27 +170,28 @@ export function tar(run: Run, args: readonly Arg[]): void {
         ) {
           const value = k + 1 < t.length ? literal(t.slice(k + 1)) : args[++i];
           if (c === "f") archive = value;
-          else if (c === "C") dir = value;
+          else if (c === "C" && value !== undefined) dirs.push(value);
           else if ((c === "T" || c === "X") && value !== undefined) run.role("read", value);
           break;
         } else if (c === "I" || c === "F") return run.unknown(`tar -${c}: runs a program`);
       }
       continue;
     }
-    operands.push(a);
-  }
-  if (dir !== undefined) run.chdir(dir);
-  if (mode === "x") {
-    if (archive !== undefined) run.role("read", archive);
-    run.role("place", dir === undefined ? literal(".") : literal("."), "unpacks into");
-    return run.cls("none", "tar unpacks an archive");
-  }
-  if (mode === "t") {
-    if (archive !== undefined) run.role("read", archive);
-    return run.cls("reads", "tar lists an archive");
+    operands.push({ arg: a, dirs: dirs.length });
   }
   if (mode === undefined) return run.unknown("tar without a mode (c, x, t, r or u)");
-  if (archive !== undefined) run.role("write", archive);
-  for (const o of operands) run.role("source", o, "packs");
+  const reads = mode === "x" || mode === "t";
+  if (archive !== undefined) run.role(reads ? "read" : "write", archive);
+  if (reads) {
+    for (const d of dirs) run.chdir(d);
+    if (mode === "t") return run.cls("reads", "tar lists an archive");
+    run.role("place", literal("."), "unpacks into");
+    return run.cls("none", "tar unpacks an archive");
+  }
+  let moved = 0;
+  for (const o of operands) {
+    for (; moved < o.dirs; moved++) run.chdir(dirs[moved] as Arg);
+    run.role("source", o.arg, "packs");
+  }
   run.cls("none", "tar packs files");
 }

@@ -84,7 +84,7 @@ const SPEC: Record<string, Row[]> = {
     { cmd: "install -m 755 tool ~/.local/bin/tool", yields: ["read tool", "write ~/.local/bin/tool"] },
     { cmd: "chmod +x run.sh", yields: ["write run.sh"], not: ["write +x"] },
     { cmd: "dd if=/dev/zero of=disk.img bs=1M", yields: ["write disk.img"], not: ["write bs=1M"] },
-    { cmd: "tar -xzf a.tgz -C out", yields: ["read out/a.tgz", "write out/."] },
+    { cmd: "tar -xzf a.tgz -C out", yields: ["read a.tgz", "write out/."], not: ["read out/a.tgz"] },
     { cmd: "tar -czf out.tgz src", yields: ["write out.tgz", "read src"] },
     { cmd: "unzip evil.zip -d repo/.git", yields: ["write repo/.git"] },
     { cmd: "unzip a.zip", yields: ["write ."] },
