@@ -97,14 +97,15 @@ export function runBuiltin(
       return true;
     }
     case "trap": {
+      // `trap CODE SIGNAL…` runs CODE later in this shell: judged as eval judges it.
       const code = rest[0];
-      if (
-        code !== undefined &&
-        code.value.exact !== undefined &&
-        !/^-/.test(code.value.exact) &&
-        rest.length > 1
-      )
+      if (code !== undefined && rest.length > 1 && !/^-/.test(code.value.exact ?? code.value.text)) {
+        if (fetchedArgs.has(code))
+          return (run.cls("network-code", "trap runs code fetched from the network"), true);
+        if (code.value.exact === undefined)
+          return (run.unknown("trap runs code known only at run time"), true);
         run.shell(code);
+      }
       run.cls("none", "trap sets what runs on a signal");
       return true;
     }
@@ -117,18 +118,11 @@ export function runBuiltin(
       while (i < rest.length && /^-[a-zA-Z]+$/.test(rest[i]?.value.exact ?? "")) i++;
       if (name === "command" && rest.slice(0, i).some((a) => /[vV]/.test(a.value.exact ?? "")))
         return (run.cls("reads", "command -v looks a program up"), true);
-      if (
-        name === "coproc" &&
-        rest.length > i + 1 &&
-        /^[A-Za-z_]\w*$/.test(rest[i]?.value.exact ?? "") &&
-        rest[i + 1] !== undefined
-      )
-        i++;
+      // `coproc NAME` names only a compound command; before a simple command the first word is
+      // the program (`coproc tee cat ~/.bashrc` runs tee).
       const inner = rest.slice(i);
       if (inner.length === 0) return (run.cls("none", `${name} changes the shell`), true);
-      const flow = an.invoke(inner[0] as Arg, inner.slice(1), run.stdin, run.command, fetchedArgs);
-      run.flow.fetched ||= flow.fetched;
-      if (flow.lists !== undefined) run.flow.lists = flow.lists;
+      run.takeOver(an.invoke(inner[0] as Arg, inner.slice(1), run.stdin, run.command, fetchedArgs));
       return true;
     }
     case "fc":

@@ -43,7 +43,8 @@ export class ProgramRun implements Run {
 
   /** Every spelling of a path word, placed in each working folder. */
   private path(operation: "read" | "write", a: Arg, does: string, extra: Partial<CommandVia> = {}): void {
-    const spelled = pathSpellings(a.value);
+    // A weak role (a word that may be a path) keeps options out of it.
+    const spelled = pathSpellings(a.value, extra.weak !== true);
     if (spelled.unjudgeable !== undefined) this.an.unjudgeable ??= spelled.unjudgeable;
     const via = this.via(does, { ...extra, word: a.value.exact ?? a.value.text });
     for (const w of spelled.words) {
@@ -284,6 +285,11 @@ export class ProgramRun implements Run {
     this.an.cwds = this.cwds;
     const flow = this.an.invoke(first, rest, this.stdin, this.command);
     this.an.cwds = saved;
+    this.takeOver(flow);
+  }
+
+  /** What a command run in this one's place fetched and lists is this one's (`env find …`, `time find …`). */
+  takeOver(flow: Flow): void {
     this.flow.fetched ||= flow.fetched;
     if (flow.lists !== undefined) this.flow.lists = flow.lists;
     if (flow.listNames !== undefined) this.flow.listNames = flow.listNames;
