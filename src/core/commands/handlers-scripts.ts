@@ -95,13 +95,15 @@ export function sed(run: Run, args: readonly Arg[]): void {
 export function awk(run: Run, args: readonly Arg[]): void {
   let program: Arg | undefined;
   let fromFile = false;
+  // Options end at the first operand; `-f` may come more than once.
+  let operand = false;
   const files: Arg[] = [];
   const end = new OptionsEnd();
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
     if (end.at(t)) continue;
-    const optionsOpen = !end.ended && program === undefined && !fromFile;
+    const optionsOpen = !end.ended && !operand;
     if (optionsOpen && t === undefined && startsOption(a))
       return run.unknown("awk: an option known only at run time");
     if (optionsOpen && t !== undefined && t.startsWith("-") && t.length > 1) {
@@ -148,6 +150,7 @@ export function awk(run: Run, args: readonly Arg[]): void {
       if (/^-[bcPOMSrtgn]+$/.test(t)) continue;
       return run.unknown(`awk ${t}: an option the catalogue does not know`);
     }
+    operand = true;
     if (program === undefined && !fromFile) {
       program = a;
       continue;

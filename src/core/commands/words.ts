@@ -81,8 +81,16 @@ export function wordValue(word: ShellWord, vars: Variables): WordValue {
   return out;
 }
 
-/** The spellings a path rule must see for a word (wordReadings of its text). */
-export function pathSpellings(value: WordValue): { words: string[]; unjudgeable?: string } {
+/**
+ * The spellings a path rule must see for a word: wordReadings of its text. For an operand (a
+ * word a handler knows is a path), also the word itself when it starts with `-`: wordReadings
+ * reads such a word as an option's glued value, but `rm -- -x` removes `-x`.
+ */
+export function pathSpellings(value: WordValue, operand: boolean): { words: string[]; unjudgeable?: string } {
   const r = wordReadings(value.text);
-  return r.unjudgeable === undefined ? { words: r.words } : { words: r.words, unjudgeable: r.unjudgeable };
+  const words =
+    operand && value.text.startsWith("-") && !r.words.includes(value.text)
+      ? [value.text, ...r.words]
+      : r.words;
+  return r.unjudgeable === undefined ? { words } : { words, unjudgeable: r.unjudgeable };
 }

@@ -109,3 +109,31 @@ describe("curl --data-urlencode name@file", () => {
     ).toBe(false);
   });
 });
+
+describe("an operand that starts with -", () => {
+  it("is a path after --", () => {
+    expect(judge("cd ~ && mkdir -- - && rm -rf -- -/../.ssh")).toMatchObject({
+      verdict: "deny",
+      rule: "paths.deny ~/.ssh/**",
+    });
+    expect(effectLines("rm -- -important")).toEqual([
+      "write -important: removes (remove)",
+      "class none: rm does nothing beyond its operands",
+    ]);
+  });
+
+  it("but a word that may be a path keeps options out", () => {
+    expect(effectLines("npm test -- --watch")).toEqual(["class project: npm test runs the project's code"]);
+  });
+});
+
+describe("awk -f more than once", () => {
+  it("runs every program file", () => {
+    expect(effectLines("awk -f p.awk -f /tmp/evil.awk f")).toEqual([
+      "read p.awk: runs",
+      "class project: awk runs p.awk",
+      "read /tmp/evil.awk: runs",
+      "read f: reads",
+    ]);
+  });
+});

@@ -133,7 +133,8 @@ describe("awk's program and operands", () => {
     ["awk '{print}' 1x=1 f", ["read 1x=1", "read 1", "read f", AWK_READS]],
     ['awk "$P" f', ["unknown: awk: a program known only at run time"]],
     ["awk", ["unknown: awk without a program"]],
-    ["awk '{print $1}' -f", [AWK_READS]],
+    // After the program, `-f` is a file awk reads.
+    ["awk '{print $1}' -f", ["read -f", AWK_READS]],
     ["awk 'BEGIN{system(\"id\")}'", ["unknown: awk: the program calls system()"]],
     ["awk '{print | \"sh\"}' f", ["unknown: awk: the program pipes to or from a command"]],
   ]);
