@@ -1,7 +1,5 @@
-import { analyseCommand } from "../../src/core/commands/analyse.js";
 import type { Cwd } from "../../src/core/commands/api.js";
-import { catalogueFor, scriptReader } from "../../src/core/commands/setup.js";
-import { KIT } from "./commands.js";
+import { analysisOf, effectHead } from "./commands.js";
 
 /**
  * What a command does, with the reasons: `read PATH`, `write PATH`, `exec PATH` for the path
@@ -9,18 +7,9 @@ import { KIT } from "./commands.js";
  * so that a test pins the reason a handler gives, not only the class.
  */
 export function reasons(command: string, cwds: Cwd[] = [undefined]): string[] {
-  const a = analyseCommand(command, {
-    catalogue: catalogueFor(KIT, new Map()),
-    codeVariables: KIT.variables,
-    parse: scriptReader(KIT.parser),
-    cwds,
-  });
+  const a = analysisOf(command, cwds);
   if (a.unreadable !== undefined) return [`unreadable ${a.unreadable}`];
   return a.effects.map((e) =>
-    e.kind === "command"
-      ? `${e.via.class ?? "?"}: ${e.via.does}`
-      : e.kind === "url"
-        ? `url ${e.spelled}`
-        : `${e.operation} ${e.spelled}`,
+    e.kind === "command" ? `${e.via.class ?? "?"}: ${e.via.does}` : effectHead(e),
   );
 }

@@ -1,5 +1,5 @@
 import { analyseCommand } from "../../src/core/commands/analyse.js";
-import type { Cwd } from "../../src/core/commands/api.js";
+import type { Analysis, Cwd } from "../../src/core/commands/api.js";
 import { catalogueFor, scriptReader } from "../../src/core/commands/setup.js";
 import { loadShellKit } from "../../src/config/shell-kit.js";
 import { judgeOf, PROFILE } from "./judge.js";
@@ -13,28 +13,33 @@ import { createSessionJudge } from "../../src/core/judge/session.js";
 /** The bash grammar and the shipped catalogue, as the relay loads them. */
 export const KIT = await loadShellKit();
 
-/**
- * What a command does, as short strings: `read PATH`, `write PATH`, `url URL`, `class CLASS`,
- * read straight from the analysis (no canonicalisation, no policy).
- */
-export function commandEffects(command: string, cwds: Cwd[] = [undefined]): string[] {
-  const a = analyseCommand(command, {
+/** The analysis of a command with the bash grammar and the shipped catalogue (no policy). */
+export function analysisOf(command: string, cwds: Cwd[] = [undefined]): Analysis {
+  return analyseCommand(command, {
     catalogue: catalogueFor(KIT, new Map()),
     codeVariables: KIT.variables,
     parse: scriptReader(KIT.parser),
     cwds,
   });
+}
+
+/** One effect as a short string: `class CLASS`, `url URL`, or `OPERATION PATH` as spelled. */
+export function effectHead(e: Analysis["effects"][number]): string {
+  return e.kind === "command"
+    ? `class ${e.via.class ?? "?"}`
+    : e.kind === "url"
+      ? `url ${e.spelled}`
+      : `${e.operation} ${e.spelled}`;
+}
+
+/**
+ * What a command does, as short strings: `read PATH`, `write PATH`, `url URL`, `class CLASS`,
+ * read straight from the analysis (no canonicalisation, no policy).
+ */
+export function commandEffects(command: string, cwds: Cwd[] = [undefined]): string[] {
+  const a = analysisOf(command, cwds);
   if (a.unreadable !== undefined) return [`unreadable ${a.unreadable}`];
-  return [
-    ...a.effects.map((e) =>
-      e.kind === "command"
-        ? `class ${e.via.class ?? "?"}`
-        : e.kind === "url"
-          ? `url ${e.spelled}`
-          : `${e.operation} ${e.spelled}`,
-    ),
-    ...a.legacy.map((l) => `legacy ${l}`),
-  ];
+  return [...a.effects.map(effectHead), ...a.legacy.map((l) => `legacy ${l}`)];
 }
 
 /** A session judge of the shipped default policy, with the grammar (what the relay runs). */

@@ -1,6 +1,4 @@
-import { analyseCommand } from "../../src/core/commands/analyse.js";
-import { catalogueFor, scriptReader } from "../../src/core/commands/setup.js";
-import { KIT } from "./commands.js";
+import { analysisOf, effectHead } from "./commands.js";
 
 /**
  * Every effect of a command as one line, with what the handler says it does and the marks it
@@ -10,27 +8,16 @@ import { KIT } from "./commands.js";
  * marks; these are what a mutated message or a lost `sent` changes.
  */
 export function effectLines(command: string): string[] {
-  const a = analyseCommand(command, {
-    catalogue: catalogueFor(KIT, new Map()),
-    codeVariables: KIT.variables,
-    parse: scriptReader(KIT.parser),
-    cwds: [undefined],
-  });
+  const a = analysisOf(command);
   if (a.unreadable !== undefined) return [`unreadable ${a.unreadable}`];
   return [
     ...a.effects.map((e) => {
-      const head =
-        e.kind === "command"
-          ? `class ${e.via.class ?? "?"}`
-          : e.kind === "url"
-            ? `url ${e.spelled}`
-            : `${e.operation} ${e.spelled}`;
       const marks = [
         e.via.container,
         e.via.sent === true ? "sent" : undefined,
         e.via.downloaded === true ? "downloaded" : undefined,
       ].filter((m) => m !== undefined);
-      return `${head}: ${e.via.does}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}`;
+      return `${effectHead(e)}: ${e.via.does}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}`;
     }),
     ...a.legacy.map((l) => `legacy ${l}`),
   ];
