@@ -29,6 +29,21 @@ const streamArb = fc.record({
 });
 
 describe("LineSplitter", () => {
+  it("reads a line of only CR LF as an empty line ended by CR LF", () => {
+    expect(run([Buffer.from("\r\n")])).toEqual([{ text: "", eol: "\r\n", raw: "\r\n" }]);
+    expect(run([Buffer.from("\r"), Buffer.from("\n")])).toEqual([{ text: "", eol: "\r\n", raw: "\r\n" }]);
+  });
+
+  it("gives a trailing line without LF once, however often end is called", () => {
+    const s = new LineSplitter();
+    const out: string[] = [];
+    const emit = (f: Frame): void => void out.push(f.raw.toString("latin1"));
+    s.push(Buffer.from("a\ntail"), emit);
+    s.end(emit);
+    s.end(emit);
+    expect(out).toEqual(["a\n", "tail"]);
+  });
+
   it("gives the same frames however the stream is chunked", () => {
     fc.assert(
       fc.property(streamArb, fc.array(fc.nat(), { maxLength: 30 }), ({ lines, last }, offsets) => {
