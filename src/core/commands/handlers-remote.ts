@@ -3,8 +3,13 @@ import { exact, literal, optionOrOperand, startsOption, text } from "./arg-words
 
 // Programs that reach another machine by its host (scp, rsync, ssh, nc, socat): their grammar, read here.
 
-/** `[user@]host:path` (not a drive `C:\x` or `C:/x`, not `./a:b`), or a URL (`rsync://host/module`). */
-const REMOTE = /^(?:(?![a-z]:[\\/])(?:[\w.-]+@)?[\w.-]+:|[a-z][\w+.-]*:\/\/)/i;
+/**
+ * `[user@]host:path` (not a drive `C:\x` or `C:/x`, not `./a:b`), `[user@][v6]:path`, or a URL
+ * (`rsync://host/module`).
+ */
+const REMOTE = /^(?:(?![a-z]:[\\/])(?:[\w.-]+@)?(?:[\w.-]+|\[[\da-f:.%\w]+\]):|[a-z][\w+.-]*:\/\/)/i;
+/** A URL names its own port, if any: a port given apart is not written into it. */
+const URL_LIKE = /^[a-z][\w+.-]*:\/\//i;
 /** scp options that take a value; the rest are flags (`-p` keeps times, `-T` skips a name check). */
 const SCP_ONE = new Set("-c -D -F -i -J -l -o -P -S -X".split(" "));
 /**
@@ -18,12 +23,15 @@ const RSYNC_ONE = new Set(
 );
 
 /** The host part of a remote operand: `user@host:path` → `user@host`, a URL as it is. */
-const remoteHost = (word: string): string =>
-  /^[a-z][\w+.-]*:\/\//i.test(word) ? word : word.slice(0, word.indexOf(":"));
+const remoteHost = (word: string): string => {
+  if (URL_LIKE.test(word)) return word;
+  const v6 = /^((?:[\w.-]+@)?\[[^\]]*\]):/.exec(word);
+  return v6 !== null ? (v6[1] as string) : word.slice(0, word.indexOf(":"));
+};
 
-/** `host` with a port when one is given (`[v6]:port` for an IPv6 address). */
+/** `host` with a port when one is given (`[v6]:port` for an IPv6 address; a URL as it is). */
 const withPort = (host: string, port: string | undefined): string => {
-  if (port === undefined || !/^\d+$/.test(port)) return host;
+  if (port === undefined || !/^\d+$/.test(port) || URL_LIKE.test(host)) return host;
   const bare = host.includes("@") ? host.slice(host.lastIndexOf("@") + 1) : host;
   return /:/.test(bare) && !bare.startsWith("[") ? `[${bare}]:${port}` : `${bare}:${port}`;
 };
@@ -126,7 +134,9 @@ export function ssh(run: Run, args: readonly Arg[]): void {
     }
     // A cluster of flags, ending maybe in one option whose value is the rest or the next word.
     let k = 1;
-    while (k < t.length && !SSH_ONE.has(`-${t[k] as string}`)) k++;
+    // sftp's -p keeps times and modes: a flag there.
+    const takesValue = (c: string) => SSH_ONE.has(`-${c}`) && !(c === "p" && run.program === "sftp");
+    while (k < t.length && !takesValue(t[k] as string)) k++;
     if (k >= t.length) continue;
     const opt = `-${t[k] as string}`;
     const value = k + 1 < t.length ? t.slice(k + 1) : exact(args[++i]);

