@@ -65,6 +65,12 @@ describe("exceptionAdvice", () => {
     },
   );
 
+  it("treats a rule with a line break as some other rule, not cutting its pattern there", () => {
+    expect(exceptionAdvice("paths.deny a\nb", "/etc/p.yaml", COPY)).toBe(
+      `edit the rule "paths.deny a\\nb" in /etc/p.yaml`,
+    );
+  });
+
   it("names the exec setting, not the rest of the rule", () => {
     expect(exceptionAdvice("exec.action_if_tainted curl", "default", COPY)).toBe(
       `set exec.action_if_tainted to a milder verdict, or list fewer tools in exec.tools, in your copy of the policy, ${COPY}`,
