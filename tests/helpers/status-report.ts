@@ -2,7 +2,7 @@
 // everything, and the flagged calls they are made from.
 import { groupsAt, type StatusReport, type WouldRefuse } from "../../src/core/status/report.js";
 
-export const HOME = "/home/u";
+const HOME = "/home/u";
 export const SHIPPED = "/opt/effectgate/policy/default.yaml";
 export const COPY = `${HOME}/effectgate-policy.yaml`;
 
