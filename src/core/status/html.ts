@@ -84,7 +84,7 @@ export function statusPage(r: StatusReport, recent: readonly PageSession[]): str
     serversHtml(r),
     "<h2>Session logs</h2>",
     `<p><code>${h(l.dir)}</code>: ${l.exists ? `${plural(l.sessions, "session")}, ${h(formatBytes(l.bytes))}${l.oldest !== null ? `, the oldest from ${h(shortTime(l.oldest))}` : ""}` : "none yet"}. They hold everything the agents read and sent, secrets included.</p>`,
-    `<p class="meta">${h(l.keepDays === null ? `Kept for ever (${l.keepFrom}).` : `Sessions older than ${l.keepDays} days are deleted when a relay starts (${l.keepFrom}).`)}</p>`,
+    `<p class="meta">${h(l.keepDays === null ? `Kept for ever (${l.keepFrom}).` : `Sessions older than ${plural(l.keepDays, "day")} are deleted when a relay starts (${l.keepFrom}).`)}</p>`,
     `<h2>Last ${w.days} days, judged again (${plural(w.sessions, "session")}, ${plural(w.calls, "call")})</h2>`,
     ...w.notJudged.map(
       (n) =>

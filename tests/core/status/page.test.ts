@@ -161,3 +161,15 @@ describe("statusPage", () => {
     );
   });
 });
+
+describe("the keeping of logs", () => {
+  it("says one day in the singular, as the text does", () => {
+    const r = emptyReport();
+    r.logs = { ...r.logs, keepDays: 1, keepFrom: "EFFECTGATE_KEEP_DAYS" };
+    const html = statusPage(r, []);
+    expect(html).toContain(
+      "Sessions older than 1 day are deleted when a relay starts (EFFECTGATE_KEEP_DAYS).",
+    );
+    expect(html).not.toContain("1 days");
+  });
+});
