@@ -25,6 +25,25 @@ describe("readApproval", () => {
     expect(a.why).toBeTruthy();
   });
 
+  it("says in its own words why each kind of no is not a yes", () => {
+    const unread = { answer: "cancel", why: "the answer is not an object" };
+    expect(readApproval(null)).toEqual(unread);
+    expect(readApproval(undefined)).toEqual(unread);
+    expect(readApproval("accept")).toEqual(unread);
+    expect(readApproval({ action: "cancel" })).toEqual({ answer: "cancel", why: "the user dismissed the question" });
+    expect(readApproval({ action: "Cancel" })).toEqual({ answer: "cancel", why: "no action" });
+    expect(readApproval({})).toEqual({ answer: "cancel", why: "no action" });
+    const empty = { answer: "decline", why: "accepted with an empty form, which is not a yes" };
+    expect(readApproval({ action: "accept" })).toEqual(empty);
+    expect(readApproval({ action: "accept", content: null })).toEqual(empty);
+    expect(readApproval({ action: "accept", content: "allow" })).toEqual(empty);
+    expect(readApproval({ action: "accept", content: {} })).toEqual(empty);
+    expect(readApproval({ action: "accept", content: { allow: false } })).toEqual({
+      answer: "decline",
+      why: "accepted without allow set to true, which is not a yes",
+    });
+  });
+
   it("asks with one required boolean whose default is no, and an optional choice to keep a yes", () => {
     expect(approvalForm("m")).toEqual({
       mode: "form",
