@@ -60,6 +60,12 @@ describe("effectLines", () => {
     ]);
   });
 
+  it("says a send that is not an egress effect as sending to it", () => {
+    expect(effectLines([{ operation: "send", kind: "path", at: "a", spelled: "/dev/tcp/h/1" }])).toEqual([
+      "- send to /dev/tcp/h/1",
+    ]);
+  });
+
   it("keeps a read and a write of one path apart", () => {
     const p = (operation: Effect["operation"]): Effect => ({
       operation,
@@ -124,6 +130,9 @@ describe("askQuestion", () => {
     expect(first("prompts/get", { name: "p", uri: "u" })).toBe(head("p"));
     expect(first("resources/read", { name: "p", uri: 5 })).toBe(head("p"));
     expect(first("resources/read", { uri: 5 })).toBe(head("resources/read"));
+    // A request may carry no params at all.
+    expect(first("prompts/list", undefined)).toBe(head("prompts/list"));
+    expect(first("resources/read", undefined)).toBe(head("resources/read"));
   });
 
   it("is not asked when it would be longer than a question may be", () => {
@@ -199,5 +208,114 @@ describe("a command read program by program", () => {
     const pieces = [piece(`${half}1`), piece(`${half}2`)];
     expect(typedAsk({ other: `${half}1; ${half}2` }, pieces).ok).toBe(true);
     expect(typedAsk({ command: `${half}1; ${half}2` }, pieces)).toMatchObject({ ok: false });
+  });
+
+  const full = (lines: string[]) =>
+    [
+      'effectgate: allow this call to "run_command"? It would:',
+      ...lines,
+      "Rule: exec *command*.",
+      "Policy: the default policy.",
+    ].join("\n");
+
+  it("asks without a typed line when the call has no arguments, or they are not a mapping", () => {
+    const pieces = [piece("cd /tmp"), piece("ls")];
+    const shownPieces = ["- run this command:", "    cd /tmp", "- run this command:", "    ls"];
+    for (const params of [
+      { name: "run_command" },
+      { name: "run_command", arguments: null },
+      { name: "run_command", arguments: "cd /tmp; ls" },
+      { name: "run_command", arguments: 7 },
+    ]) {
+      const q = askQuestion({
+        method: "tools/call",
+        params,
+        decision: decision(pieces),
+        policySource: "default",
+      });
+      expect(q).toEqual({ ok: true, text: full(shownPieces) });
+    }
+    const none = askQuestion({
+      method: "tools/call",
+      params: undefined,
+      decision: decision(pieces),
+      policySource: "default",
+    });
+    expect(none).toEqual({ ok: true, text: full(shownPieces).replace('"run_command"', '"tools/call"') });
+  });
+
+  it("leaves out only lines that are a program's command, not another effect's spelling", () => {
+    // A script run by path: an exec of a path, read from the parsed command; its line is shown.
+    const script: Effect = {
+      operation: "exec",
+      kind: "path",
+      at: "arguments.command",
+      spelled: "./build.sh",
+      via: via("./build.sh"),
+    };
+    expect(typedAsk({ command: "./build.sh" }, [script])).toEqual({
+      ok: true,
+      text: full(["- run this command line, as typed:", "    ./build.sh", "- run ./build.sh"]),
+    });
+  });
+
+  it("takes a typed line only from effects read from a parsed command", () => {
+    // No via: the effect is the argument itself, not a piece of a command line.
+    const plain: Effect = { operation: "read", kind: "path", at: "arguments.command", spelled: "/etc/hosts" };
+    expect(typedAsk({ command: "cat /etc/hosts" }, [plain])).toEqual({
+      ok: true,
+      text: full(["- read /etc/hosts"]),
+    });
+    // An argument named "undefined" is not read for an effect without a name.
+    expect(typedAsk({ undefined: "rm -rf ~" }, [plain])).toEqual({
+      ok: true,
+      text: full(["- read /etc/hosts"]),
+    });
+  });
+
+  it("reads the argument's name only from a whole arguments.NAME path", () => {
+    const at = (path: string, spelled: string): Effect => ({ ...piece(spelled), at: path });
+    const args = {
+      cmd_A0Z9az: "one && two",
+      _x: "three | four",
+      Zed: "five; six",
+      command: ["seven", "eight"],
+      "0cmd": "nine; ten",
+      inner: "eleven; twelve",
+    };
+    const q = typedAsk(args, [
+      at("arguments.cmd_A0Z9az", "one"),
+      at("arguments._x", "three"),
+      at("arguments.Zed", "five"),
+      at("arguments.command[0]", "seven"),
+      at("arguments.0cmd", "nine"),
+      at("params.arguments.inner", "eleven"),
+      at("arguments.inner.x", "twelve"),
+    ]);
+    expect(q).toEqual({
+      ok: true,
+      text: full([
+        "- run this command line, as typed:",
+        "    one && two",
+        "- run this command line, as typed:",
+        "    three | four",
+        "- run this command line, as typed:",
+        "    five; six",
+        ...["one", "three", "five", "seven", "nine", "eleven", "twelve"].flatMap((c) => [
+          "- run this command:",
+          `    ${c}`,
+        ]),
+      ]),
+    });
+  });
+
+  it("joins a list only when every word is a string", () => {
+    const mixed = typedAsk({ command: ["git", 3, "push"] }, [piece("git")]);
+    expect(mixed).toEqual({ ok: true, text: full(["- run this command:", "    git"]) });
+    const words = typedAsk({ command: ["git", "3", "push"] }, [piece("git")]);
+    expect(words).toEqual({
+      ok: true,
+      text: full(["- run this command line, as typed:", "    git 3 push", "- run this command:", "    git"]),
+    });
   });
 });
