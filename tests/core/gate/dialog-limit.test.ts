@@ -46,4 +46,16 @@ describe("DialogLimiter", () => {
     const opened = Array.from({ length: 8 }, (_, i) => turn(l, i * 1000));
     expect(opened).toEqual([true, true, true, true, true, false, false, false]);
   });
+
+  it("ships with five minutes of quiet once the limit is reached", () => {
+    const l = new DialogLimiter();
+    expect([0, 1000, 2000, 3000, 4000].map((t) => turn(l, t))).toEqual([true, true, true, true, true]);
+    expect(l.take(5000)).toEqual({
+      ok: false,
+      why: "too many questions: more than 5 within 60 s, none for 300 s",
+    });
+    expect(l.take(5001)).toEqual({ ok: false, why: "too many questions: no desktop question for 300 s" });
+    expect(turn(l, 304_999)).toBe(false);
+    expect(turn(l, 305_000)).toBe(true);
+  });
 });

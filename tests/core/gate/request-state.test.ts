@@ -55,6 +55,17 @@ describe("the sealed requestState", () => {
 });
 
 describe("asking in the result", () => {
+  it("asks and reads the answer under the key effectgate_approval", () => {
+    expect(APPROVAL_INPUT).toBe("effectgate_approval");
+    expect(Object.keys(inputRequiredResult("q?", "s")["inputRequests"] as object)).toEqual([
+      "effectgate_approval",
+    ]);
+    expect(splitRetry({ inputResponses: { effectgate_approval: { action: "decline" }, "": 1 } })).toEqual({
+      answer: { action: "decline" },
+      rest: {},
+    });
+  });
+
   it("asks with the approval form under effectgate's key", () => {
     const r = inputRequiredResult("q?", "state");
     expect(r).toMatchObject({
@@ -73,6 +84,9 @@ describe("asking in the result", () => {
     expect(declaresFormElicitation(caps({ elicitation: { url: {} } }))).toBe(false);
     expect(declaresFormElicitation(caps({}))).toBe(false);
     expect(declaresFormElicitation({})).toBe(false);
+    // A request without params, or with params that are not a mapping, declares nothing.
+    for (const params of [undefined, null, "x", 3, { _meta: null }, { _meta: "x" }])
+      expect(declaresFormElicitation(params)).toBe(false);
   });
 
   it("takes effectgate's members out of a retry and keeps the server's for the call", () => {
@@ -91,11 +105,39 @@ describe("asking in the result", () => {
       inputResponses: { k: 1 },
     });
     expect(serverInputOf({ name: "w" })).toEqual({});
+    for (const params of [undefined, null, "requestState", 3]) expect(serverInputOf(params)).toEqual({});
   });
 
   it("says when an integer would reach the server rounded", () => {
     expect(numbersSurviveRewrite('{"id":2,"params":{"n":9007199254740991,"f":1.5e3}}')).toBe(true);
     expect(numbersSurviveRewrite('{"id":2,"params":{"n":9007199254740993}}')).toBe(false);
     expect(numbersSurviveRewrite('{"id":2,"params":{"s":"9007199254740993"}}')).toBe(true);
+  });
+
+  it("reads each number whole: its fraction and exponent are part of it, not integers of their own", () => {
+    const survives = (n: string) => numbersSurviveRewrite(`{"id":2,"params":{"n":${n}}}`);
+    // Decimals are doubles to every reader; only an integer is promised exactly.
+    expect(survives("1.5")).toBe(true);
+    expect(survives("-1.5")).toBe(true);
+    // 2^-60, exact as a double, written out: its digits are no integer.
+    expect(survives("0.000000000000000000867361737988403547205962240695953369140625")).toBe(true);
+    // Zero times any power of ten is zero.
+    expect(survives("0e19007199254740993")).toBe(true);
+    expect(survives("0E+19007199254740993")).toBe(true);
+    expect(survives("0e-19007199254740993")).toBe(true);
+    // 2^53 with an exponent: a double holds it exactly.
+    expect(survives("9007199254740992e0")).toBe(true);
+    expect(survives("9007199254740993")).toBe(false);
+    expect(survives("-9007199254740993")).toBe(false);
+    expect(survives("-9007199254740991")).toBe(true);
+  });
+
+  it("reads numbers only outside strings, each string keeping its neighbours apart", () => {
+    // An escaped backslash ends no string early, an escaped quote does not end it.
+    expect(numbersSurviveRewrite('{"k\\\\":"9007199254740993","n":1}')).toBe(true);
+    expect(numbersSurviveRewrite('{"k\\"":"9007199254740993","n":1}')).toBe(true);
+    expect(numbersSurviveRewrite('{"k\\\\":"v","n":9007199254740993}')).toBe(false);
+    // A string between two runs of digits keeps them two numbers, whatever the text around them.
+    expect(numbersSurviveRewrite('[9007199"a"254740993]')).toBe(true);
   });
 });
