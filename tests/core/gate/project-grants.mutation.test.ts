@@ -124,6 +124,44 @@ describe("adding a grant", () => {
     );
   });
 
+  it("refuses a file whose last entry would take the new one in, even when it is the same effect", () => {
+    // Keys at column 1 and a block scalar last: the new entry's lines, at column 2 and deeper,
+    // would read as more of `by`, and the file would still hold one entry, with this very key.
+    const g = grant();
+    const text = [
+      "version: 1",
+      "grants:",
+      "-",
+      ' tool: "write_file"',
+      ' server: "fs"',
+      ' method: "tools/call"',
+      " effects:",
+      ' - "write /home/u/proj/package.json"',
+      ' root: "/home/u/proj"',
+      ` key: "${g.key}"`,
+      ' granted: "2026-12-02T14:00:00.000Z"',
+      " by: |",
+      "  alice",
+      "",
+    ].join("\n");
+    expect(readProjectGrants(text, FILE, ROOT).grants.map((e) => e.by)).toEqual(["alice\n"]);
+    expect(readProjectGrants(`${text}${renderGrantEntry(g)}`, FILE, ROOT).grants.map((e) => e.key)).toEqual([
+      g.key,
+    ]);
+    expect(() => withGrant(text, g, FILE)).toThrow(
+      expect.objectContaining({
+        problems: [
+          {
+            file: FILE,
+            key: "grants",
+            expected: "a file whose grants: list is its last key, written one `- ` entry per grant",
+            got: "a file effectgate cannot add an entry to",
+          },
+        ],
+      }),
+    );
+  });
+
   it("says why it cannot add to a file whose list is written in brackets", () => {
     let err: unknown;
     try {
