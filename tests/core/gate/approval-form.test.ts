@@ -30,7 +30,10 @@ describe("readApproval", () => {
     expect(readApproval(null)).toEqual(unread);
     expect(readApproval(undefined)).toEqual(unread);
     expect(readApproval("accept")).toEqual(unread);
-    expect(readApproval({ action: "cancel" })).toEqual({ answer: "cancel", why: "the user dismissed the question" });
+    expect(readApproval({ action: "cancel" })).toEqual({
+      answer: "cancel",
+      why: "the user dismissed the question",
+    });
     expect(readApproval({ action: "Cancel" })).toEqual({ answer: "cancel", why: "no action" });
     expect(readApproval({})).toEqual({ answer: "cancel", why: "no action" });
     const empty = { answer: "decline", why: "accepted with an empty form, which is not a yes" };
