@@ -69,14 +69,18 @@ export function serverInputOf(params: unknown): ServerInput {
 
 /**
  * Whether a frame's numbers survive being parsed and written again: an approved retry is
- * forwarded re-serialised (effectgate's members out, the server's back), and an integer past
- * 2^53 would reach the server rounded. Such a retry is refused instead.
+ * forwarded re-serialised (effectgate's members out, the server's back). A plain integer is
+ * read exactly by some servers (Python's json), so one past 2^53 would reach them rounded; a
+ * number past a double's range (`1e400`) would reach them as `null`, and `-0.0` as `0`. A
+ * decimal is a double to every reader. Such a retry is refused instead.
  */
 export function numbersSurviveRewrite(text: string): boolean {
   const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
   for (const m of outsideStrings.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
     const lit = m[0];
-    if (/^-?\d+$/.test(lit) && !Number.isSafeInteger(Number(lit))) return false;
+    const value = Number(lit);
+    if (!Number.isFinite(value)) return false;
+    if (/^-?\d+$/.test(lit) ? !Number.isSafeInteger(value) : Object.is(value, -0)) return false;
   }
   return true;
 }

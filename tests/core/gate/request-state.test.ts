@@ -132,6 +132,19 @@ describe("asking in the result", () => {
     expect(survives("-9007199254740991")).toBe(true);
   });
 
+  it("refuses a number past a double's range, and a negative zero written as a decimal", () => {
+    const survives = (n: string) => numbersSurviveRewrite(`{"id":2,"params":{"n":${n}}}`);
+    // JSON.stringify writes Infinity as null and -0 as 0.
+    expect(survives("1e400")).toBe(false);
+    expect(survives("-1E+400")).toBe(false);
+    expect(survives("1e308")).toBe(true);
+    expect(survives("-0.0")).toBe(false);
+    expect(survives("-0e0")).toBe(false);
+    // A plain -0 is the integer 0 to an exact reader too.
+    expect(survives("-0")).toBe(true);
+    expect(survives("0.0")).toBe(true);
+  });
+
   it("reads numbers only outside strings, each string keeping its neighbours apart", () => {
     // An escaped backslash ends no string early, an escaped quote does not end it.
     expect(numbersSurviveRewrite('{"k\\\\":"9007199254740993","n":1}')).toBe(true);
