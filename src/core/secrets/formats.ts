@@ -112,21 +112,28 @@ function pemBody(body: string): Buffer | undefined {
   return Buffer.from(b64, "base64");
 }
 
+/** OpenSSL's old password protection: the body after these headers is ciphertext, not DER. */
+const LEGACY_ENCRYPTED = /Proc-Type:[ \t]*4,[ \t]*ENCRYPTED/i;
+
 /**
  * A private key block whose body decodes to what that kind of key is: DER (a SEQUENCE, 0x30),
- * OpenSSH's `openssh-key-v1` magic, or an OpenPGP packet (high bit set). A fixture with
- * `MIIE...fake` or `<key>` in it is not one.
+ * OpenSSH's `openssh-key-v1` magic, an OpenPGP packet (high bit set), or, under a
+ * `Proc-Type: 4,ENCRYPTED` header, ciphertext of a key's length. A fixture with `MIIE...fake` or
+ * `<key>` in it is not one.
  */
 function privateKeys(text: string): SecretFinding[] {
   for (const m of text.matchAll(PEM)) {
     const label = m[1] ?? "";
-    const der = pemBody(m[2] ?? "");
+    const body = m[2] ?? "";
+    const der = pemBody(body);
     if (der === undefined || der.length < 48) continue;
-    const ok = label.startsWith("OPENSSH")
-      ? der.subarray(0, 15).toString("latin1") === "openssh-key-v1\0"
-      : label.startsWith("PGP")
-        ? ((der[0] ?? 0) & 0x80) !== 0
-        : der[0] === 0x30;
+    const ok = LEGACY_ENCRYPTED.test(body)
+      ? /^(?:RSA|EC|DSA) /.test(label)
+      : label.startsWith("OPENSSH")
+        ? der.subarray(0, 15).toString("latin1") === "openssh-key-v1\0"
+        : label.startsWith("PGP")
+          ? ((der[0] ?? 0) & 0x80) !== 0
+          : der[0] === 0x30;
     if (ok)
       return [
         { id: "private-key", kind: `a private key (${label.replace(/ ?PRIVATE KEY.*/, "") || "PKCS#8"})` },

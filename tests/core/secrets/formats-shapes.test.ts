@@ -327,3 +327,24 @@ describe("seed phrases", () => {
     expect(ids(phrase.split(" ").join(","))).toEqual(["seed-phrase"]);
   });
 });
+
+describe("a key under OpenSSL's old password protection", () => {
+  it("is found though its body is ciphertext", async () => {
+    const { generateKeyPairSync } = await import("node:crypto");
+    // The first byte of ciphertext is 0x30 once in 256 keys: eight keys make a lucky pass unlikely.
+    for (let i = 0; i < 8; i++) {
+      const { privateKey } = generateKeyPairSync("rsa", {
+        modulusLength: 1024,
+        publicKeyEncoding: { type: "pkcs1", format: "pem" },
+        privateKeyEncoding: { type: "pkcs1", format: "pem", cipher: "aes-128-cbc", passphrase: "made-up" },
+      });
+      expect(privateKey).toContain("Proc-Type: 4,ENCRYPTED");
+      expect(findSecrets(privateKey)).toEqual([{ id: "private-key", kind: "a private key (RSA)" }]);
+    }
+  });
+
+  it("is not claimed for a block that only says so", () => {
+    const fake = `-----BEGIN PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n${"A".repeat(80)}\n-----END PRIVATE KEY-----`;
+    expect(findSecrets(fake)).toEqual([]);
+  });
+});
