@@ -7,8 +7,8 @@ import type { SyntaxNode } from "./syntax.js";
 
 const CONTINUATION = /\\(\r?)\n/g;
 
-/** Where tokens are: the start and end of every leaf of the tree, by start (a here-document's
- * body is a child of its `<<` though later lines may come between them). */
+/** Where tokens are: the start and end of every leaf of the tree, in order (a node's children
+ * are in the order of the text, and do not overlap). */
 function leaves(root: SyntaxNode): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   const todo: SyntaxNode[] = [root];
@@ -22,7 +22,7 @@ function leaves(root: SyntaxNode): Array<[number, number]> {
       if (c !== null) todo.push(c);
     }
   }
-  return out.sort((a, b) => a[0] - b[0]);
+  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { commandEffects, defaultJudge } from "../../helpers/commands.js";
+import { asBashReadsIt } from "../../../src/core/shell/line-continuations.js";
+import { commandEffects, defaultJudge, KIT } from "../../helpers/commands.js";
 import { call } from "../../helpers/judge.js";
 
 // A backslash before a line break, between tokens: bash deletes it before it splits words, and
@@ -53,7 +54,10 @@ describe("a line continuation inside a name", () => {
 
 describe("a backslash before CR LF", () => {
   it("ends the command: what follows runs, and is judged", () => {
-    expect(judge("echo x \\\r\nrm -rf ~/.ssh")).toMatchObject({ verdict: "deny", rule: "paths.deny ~/.ssh/**" });
+    expect(judge("echo x \\\r\nrm -rf ~/.ssh")).toMatchObject({
+      verdict: "deny",
+      rule: "paths.deny ~/.ssh/**",
+    });
     expect(commandEffects("echo x\\\r\n> o.md")).toEqual(["class none", "write o.md"]);
   });
 
@@ -63,5 +67,34 @@ describe("a backslash before CR LF", () => {
 
   it("inside double quotes is text, not the end of the command", () => {
     expect(commandEffects('echo "a\\\r\nb" > notes.md')).toEqual(["write notes.md", "class none"]);
+  });
+});
+
+describe("the rewritten text", () => {
+  const rewrite = (text: string) => {
+    const tree = KIT.parser.parse(text);
+    if (tree === undefined) throw new Error("no tree");
+    try {
+      return asBashReadsIt(tree.rootNode, text);
+    } finally {
+      tree.release();
+    }
+  };
+
+  it("is none when bash reads the text as the grammar does", () => {
+    expect(rewrite("echo a b > out")).toBeUndefined();
+    expect(rewrite("echo 'a\\\nb' \"c\\\nd\" # e \\\n")).toBeUndefined();
+    expect(rewrite("echo a \\\r\n")).toBe('echo a "\r"\n');
+  });
+
+  it("deletes each continuation between tokens and quotes a CR before LF", () => {
+    expect(rewrite("rm -rf ~/.ss\\\nh")).toBe("rm -rf ~/.ssh");
+    expect(rewrite("echo x >> ~/.bash\\\n\\\nrc; ls")).toBe("echo x >> ~/.bashrc; ls");
+    expect(rewrite("echo x \\\r\nrm y")).toBe('echo x "\r"\nrm y');
+  });
+
+  it("keeps a here-document's body, which the tree holds before later words of its line", () => {
+    expect(rewrite("cat <<E >o\\\nut\nx \\\ny\nE")).toBe("cat <<E >out\nx \\\ny\nE");
+    expect(rewrite("cat <<E 'a\\\nb' c\\\nd\nx\nE")).toBe("cat <<E 'a\\\nb' cd\nx\nE");
   });
 });
