@@ -343,6 +343,25 @@ describe("a key under OpenSSL's old password protection", () => {
     }
   });
 
+  it("is found however the header is spaced", async () => {
+    const { generateKeyPairSync } = await import("node:crypto");
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 1024,
+      publicKeyEncoding: { type: "pkcs1", format: "pem" },
+      privateKeyEncoding: { type: "pkcs1", format: "pem", cipher: "aes-128-cbc", passphrase: "made-up" },
+    });
+    for (const header of ["Proc-Type:4,ENCRYPTED", "Proc-Type:  4,\tENCRYPTED"]) {
+      const key = privateKey.replace("Proc-Type: 4,ENCRYPTED", header);
+      expect(key).toContain(header);
+      // One key in 256 would pass the DER check anyway: the header must be what finds the rest.
+      if (
+        (Buffer.from(key.split("\n\n")[1]?.replace(/-----END[\s\S]*/, "") ?? "", "base64")[0] ?? 0) === 0x30
+      )
+        continue;
+      expect(findSecrets(key)).toEqual([{ id: "private-key", kind: "a private key (RSA)" }]);
+    }
+  });
+
   it("is not claimed for a block that only says so", () => {
     const fake = `-----BEGIN PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n${"A".repeat(80)}\n-----END PRIVATE KEY-----`;
     expect(findSecrets(fake)).toEqual([]);
