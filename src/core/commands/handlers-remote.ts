@@ -112,6 +112,8 @@ const SSH_ONE = new Set("-b -c -D -E -e -I -i -L -l -m -O -Q -R -S -W -w -B -s -
  */
 export function ssh(run: Run, args: readonly Arg[]): void {
   const portOption = run.program === "sftp" ? "-P" : "-p";
+  // sftp's -p keeps times and modes: a flag there.
+  const takesValue = (c: string) => SSH_ONE.has(`-${c}`) && !(c === "p" && run.program === "sftp");
   let port: string | undefined;
   let i = 0;
   for (; i < args.length; i++) {
@@ -134,8 +136,6 @@ export function ssh(run: Run, args: readonly Arg[]): void {
     }
     // A cluster of flags, ending maybe in one option whose value is the rest or the next word.
     let k = 1;
-    // sftp's -p keeps times and modes: a flag there.
-    const takesValue = (c: string) => SSH_ONE.has(`-${c}`) && !(c === "p" && run.program === "sftp");
     while (k < t.length && !takesValue(t[k] as string)) k++;
     if (k >= t.length) continue;
     const opt = `-${t[k] as string}`;
@@ -157,10 +157,7 @@ export function ssh(run: Run, args: readonly Arg[]): void {
   const destination = args[i];
   if (destination === undefined) return run.cls("reads", `${run.program} prints about itself`);
   const word = text(destination);
-  const host =
-    run.program === "sftp" && REMOTE.test(word) && !/^[a-z][\w+.-]*:\/\//i.test(word)
-      ? remoteHost(word)
-      : word;
+  const host = run.program === "sftp" && REMOTE.test(word) && !URL_LIKE.test(word) ? remoteHost(word) : word;
   run.role("host", destination.value.exact === undefined ? destination : literal(withPort(host, port)));
   // The rest is a command the other machine runs; its words go there, and run nothing here.
   run.sendsStdin();
