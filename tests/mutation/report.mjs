@@ -28,8 +28,9 @@ const folders = {};
 const lines = [];
 for (const [rel, f] of Object.entries(files).sort()) {
   const folder = rel.includes("/") ? rel.split("/")[0] : "(top-level files)";
-  const c = (folders[folder] ??= { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 });
-  const t = (folders.TOTAL ??= { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 });
+  const blank = () => ({ Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, Equivalent: 0 });
+  const c = (folders[folder] ??= blank());
+  const t = (folders.TOTAL ??= blank());
   for (const m of f.mutants) {
     c[m.status] = (c[m.status] ?? 0) + 1;
     t[m.status] = (t[m.status] ?? 0) + 1;
@@ -58,6 +59,10 @@ for (const [rel, f] of Object.entries(files).sort()) {
       .replace(/`/g, "'")
       .replace(/\n/g, " ")
       .replace(/\|/g, "¦");
+    if (why) {
+      c.Equivalent++;
+      t.Equivalent++;
+    }
     const key = `${L}\u0000${why ? why.why : ""}`;
     if (!byLine.has(key)) byLine.set(key, { L, why, items: [] });
     byLine.get(key).items.push(`${m.status === "NoCoverage" ? "nc " : ""}\`${rep}\``);
@@ -67,22 +72,24 @@ for (const [rel, f] of Object.entries(files).sort()) {
       `- L${L} \`${src[L - 1].trim().slice(0, 48).replace(/`/g, "'")}\`: ${items.join(", ")}${why ? ` — **equivalent**: ${why.why}` : ""}`,
     );
 }
-const pct = (c) => {
+// Stryker's score counts every live mutant; the second score sets aside the ones listed as
+// equivalent (each with the fact that makes it so), as the classic definition of the score does.
+const pct = (c, equivalentAside = false) => {
   const d = c.Killed + c.Timeout,
-    u = c.Survived + c.NoCoverage;
+    u = c.Survived + c.NoCoverage - (equivalentAside ? c.Equivalent : 0);
   return `${((100 * d) / Math.max(1, d + u)).toFixed(1)}%`;
 };
 const rows = Object.entries(folders)
   .sort(([a], [b]) => (a === "TOTAL") - (b === "TOTAL") || a.localeCompare(b))
   .map(
     ([k, c]) =>
-      `| ${k === "TOTAL" ? "**total**" : k} | ${k === "TOTAL" ? `**${pct(c)}**` : pct(c)} | ${c.Killed} | ${c.Timeout} | ${c.Survived} | ${c.NoCoverage} | ${c.Ignored} |`,
+      `| ${k === "TOTAL" ? "**total**" : k} | ${k === "TOTAL" ? `**${pct(c)}**` : pct(c)} | ${pct(c, true)} | ${c.Killed} | ${c.Timeout} | ${c.Survived} | ${c.NoCoverage} | ${c.Equivalent} | ${c.Ignored} |`,
   );
 writeFileSync(
   out,
   [
-    "| folder | score | killed | timeout | survived | no coverage | static (not run) |",
-    "|---|---|---|---|---|---|---|",
+    "| folder | score | equivalents aside | killed | timeout | survived | no coverage | listed equivalent | static (not run) |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n") +
     "\n@@APPENDIX@@\n" +
