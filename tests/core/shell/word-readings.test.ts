@@ -167,6 +167,7 @@ describe("values glued to an option", () => {
     ["-Path:", []],
     ["-Path:x", ["x"]],
     ["-Path:x/y", ["x/y"]],
+    ["-Path:C:/y", ["C:/y"]],
     ["-oC:\\x", ["\\x", "C:\\x"]],
     ["-o/x", ["/x"]],
   ])("%s reads as %j", (word, readings) => {
@@ -199,6 +200,16 @@ describe("variables, near misses", () => {
     ["$env:AB/k", ["$env:AB/k", "/k"]],
     ["$env:1/k", ["$env:1/k", ":1/k"]],
     ["$AB_1/k", ["$AB_1/k", "/k"]],
+    ["$env:_a1/k", ["$env:_a1/k", "/k"]],
+    ["$env:a-b/k", ["$env:a-b/k", "-b/k"]],
+    ["$ab-c/k", ["$ab-c/k", "-c/k"]],
+    ["a$?b", ["a$?b", "ab"]],
+    ["$1b/$2", ["$1b/$2", "$1b/", "b/$2", "b/"]],
+    ["${#}/k", ["${#}/k", "/k"]],
+    ["${!}/k", ["${!}/k", "/k"]],
+    ["${X+/e}/k", ["${X+/e}/k", "/e/k", "/k"]],
+    ["${X/:-/e}/k", ["${X/:-/e}/k", "${X}/k", "${X}/../k", "${X}/../../k", "${X}/../../../k", "/k"]],
+    ["${A B}/k", ["${A B}/k", "${A}/k", "${A}/../k", "${A}/../../k", "${A}/../../../k", "/k"]],
     ["$1a/k", ["$1a/k", "a/k"]],
     ["$-/k", ["$-/k", "/k"]],
     ["$(x)/k", ["$(x)/k"]],
@@ -252,6 +263,7 @@ describe("the folders a glob reaches into, near misses", () => {
     ["ab?/x", ["."]],
     ["//./x/*", []],
     ["\\??\\C:\\x*", []],
+    ["\\??x/*", ["\\"]],
     ["\\\\?\\C:\\x*", []],
     ["\\\\.\\C:\\x*", []],
     ["\\?\\C:\\x*", ["\\"]],
@@ -267,5 +279,24 @@ describe("the folders a glob reaches into, near misses", () => {
     ["C:/x/*", ["C:/x"]],
   ])("%s reaches into %j", (word, folders) => {
     expect(wordReadings(word)).toEqual({ words: [word, ...folders], globFolders: folders });
+  });
+});
+
+describe("a word past the brace limit", () => {
+  it("keeps the readings of the values before it, and names the value that is over", () => {
+    expect(wordReadings("-x{1..300}=/y/*")).toEqual({
+      words: ["/y/*", "/y"],
+      globFolders: ["/y"],
+      unjudgeable: 'the command word "{1..300}=/y/*" expands to more than 256 words',
+    });
+  });
+
+  it("quotes at most 200 characters of the word", () => {
+    const word = `f{1..300}${"x".repeat(300)}`;
+    expect(wordReadings(word)).toEqual({
+      words: [],
+      globFolders: [],
+      unjudgeable: `the command word ${JSON.stringify(word.slice(0, 200))} expands to more than 256 words`,
+    });
   });
 });
