@@ -100,12 +100,14 @@ describe("the folders a glob reaches into", () => {
   });
 });
 
-describe("sequence expressions, near misses included", () => {
+describe("sequence expressions and nested lists, near misses included", () => {
   const SEQUENCES: [string, string[]][] = [
     ["f{8..10}", ["f8", "f9", "f10"]],
     ["f{100..98}", ["f100", "f99", "f98"]],
     ["f{-1..1}", ["f-1", "f0", "f1"]],
     ["f{3..3}", ["f3"]],
+    ["f{a,{b,c}d}", ["fa", "fbd", "fcd"]],
+    ["f{{a,b},c}", ["fa", "fb", "fc"]],
     ["f{1..30..10}", ["f1", "f11", "f21"]],
     ["f{a..e..2}", ["fa", "fc", "fe"]],
     ["f{a..z..10}", ["fa", "fk", "fu"]],
@@ -135,6 +137,12 @@ describe("sequence expressions, near misses included", () => {
     expect(r.words).toHaveLength(201);
     expect(r.words.slice(0, 3)).toEqual(["f{1..400..2}", "f1", "f3"]);
     expect(r.words.at(-1)).toBe("f399");
+  });
+});
+
+describe("a plain word", () => {
+  it("is its only reading", () => {
+    expect(wordReadings("src/x.ts")).toEqual({ words: ["src/x.ts"], globFolders: [] });
   });
 });
 
