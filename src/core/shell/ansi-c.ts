@@ -73,7 +73,9 @@ export function ansiC(text: string, start: number): { decoded: string; stop: num
     }
     if (n === "c" && j + 1 < text.length) {
       j++;
-      put((text[j] as string).charCodeAt(0) & 0x1f);
+      // Bash makes `\c?` DEL; every other character keeps its low five bits.
+      const c = text[j] as string;
+      put(c === "?" ? 0x7f : c.charCodeAt(0) & 0x1f);
       continue;
     }
     if (!ended) out += `\\${n}`;
