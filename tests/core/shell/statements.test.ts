@@ -278,6 +278,14 @@ describe("what cannot be read", () => {
     });
   });
 
+  it("refuses a command followed by a subshell, which bash refuses too", () => {
+    // tree-sitter-bash reads `f (ls)` as a command with a subshell child; bash: a syntax error.
+    expect(reading("f (ls)")).toEqual({
+      ok: false,
+      why: 'effectgate cannot read a subshell in the command "f (ls)"',
+    });
+  });
+
   it("says which shape effectgate does not read", () => {
     expect(reading("((x++))")).toEqual({
       ok: false,
