@@ -246,11 +246,29 @@ describe("loops and functions", () => {
       items: [cmd("n"), cmd("ls")],
     });
     expect(script("for ((;;)) { ls; }")).toEqual({ kind: "sequence", items: [brace("{ ls; }", cmd("ls"))] });
+    // The body's own substitutions stay inside the body's commands, read once.
+    expect(script("for ((;;)); do echo $(id); done")).toEqual({
+      kind: "sequence",
+      items: [
+        cmd("echo $(id)", [], {
+          words: [
+            lit("echo"),
+            { source: "$(id)", parts: [{ kind: "subst", body: cmd("id"), source: "$(id)" }] },
+          ],
+        }),
+      ],
+    });
   });
 
   it("reads a function's name and body, with its redirections as a group around the body", () => {
     const body = brace("{ ls; }", cmd("ls"));
     expect(script("f() { ls; }")).toEqual({ kind: "function", name: "f", body, source: "f() { ls; }" });
+    expect(script("function g { ls; }")).toEqual({
+      kind: "function",
+      name: "g",
+      body,
+      source: "function g { ls; }",
+    });
     expect(script("f() { ls; } > out")).toEqual({
       kind: "function",
       name: "f",
