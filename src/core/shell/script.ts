@@ -21,10 +21,15 @@ function command(node: SyntaxNode): Statement {
   const out = simple(node.text);
   const tail = newTail();
   const extra: ShellWord[] = [];
-  for (const { node: c, field } of children(node)) {
-    if (!c.isNamed || c.type === "comment") continue;
-    if (field === "name") out.words.unshift(word(c));
-    else if (field === "argument") out.words.push(word(c));
+  const kids = children(node);
+  for (const [i, { node: c, field }] of kids.entries()) {
+    // The grammar gives `==`, `=~` and a bare `$` as anonymous arguments: bash passes them on,
+    // except the `$` of `$"…"`, which only marks the string for translation.
+    if (field === "argument") {
+      if (c.isNamed) out.words.push(word(c));
+      else if (!translationMark(c, kids[i + 1]?.node)) out.words.push(bareToken(c));
+    } else if (!c.isNamed || c.type === "comment") continue;
+    else if (field === "name") out.words.unshift(word(c));
     else if (field === "redirect") out.redirects.push(...redirects(c, extra, tail, out.redirects));
     else if (c.type === "variable_assignment") out.assigns.push(assignment(c));
     else if (c.type === "herestring_redirect" || c.type === "file_redirect" || c.type === "heredoc_redirect")
@@ -35,6 +40,17 @@ function command(node: SyntaxNode): Statement {
   joinAdjacent(out);
   return withTail(out, tail, node.text);
 }
+
+/** An argument the grammar reads as a token, not a word: its text, as bash passes it. */
+const bareToken = (c: SyntaxNode): ShellWord => ({
+  source: c.text,
+  parts: [{ kind: "text", text: c.text, quoted: false }],
+  start: c.startIndex,
+  end: c.endIndex,
+});
+
+const translationMark = (c: SyntaxNode, next: SyntaxNode | undefined): boolean =>
+  c.text === "$" && next !== undefined && next.startIndex === c.endIndex && next.text.startsWith('"');
 
 function declaration(node: SyntaxNode): SimpleCommand {
   const out = simple(node.text);

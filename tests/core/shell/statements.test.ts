@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scriptReader } from "../../../src/core/commands/setup.js";
 import type { Redirect, ShellWord, SimpleCommand, Statement } from "../../../src/core/shell/script-model.js";
-import { KIT } from "../../helpers/commands.js";
+import { commandEffects, KIT } from "../../helpers/commands.js";
 
 // The statements the script reader makes of a command string (script.ts): each case pins the
 // whole reading, so that a statement, word or redirection lost, gained or moved shows. Word
@@ -82,6 +82,32 @@ describe("declarations", () => {
         declares: [{ name: "A", value: lit("1"), append: true }],
       }),
     );
+  });
+});
+
+describe("arguments the grammar reads as tokens", () => {
+  it("keeps `==`, `=~` and a bare `$` as words, as bash passes them on", () => {
+    expect(script("rm -f == x =~ y")).toEqual(cmd("rm -f == x =~ y", ["rm", "-f", "==", "x", "=~", "y"]));
+    expect(script("rm -f $")).toEqual(cmd("rm -f $", ["rm", "-f", "$"]));
+    expect(script('rm $ "x"')).toEqual(
+      cmd('rm $ "x"', [], {
+        words: [lit("rm"), lit("$"), { source: '"x"', parts: [lit("x", true).parts[0]!] }],
+      }),
+    );
+    expect(script("A=1 find . -name == -delete")).toEqual(
+      cmd("A=1 find . -name == -delete", ["find", ".", "-name", "==", "-delete"], {
+        assigns: [{ name: "A", value: lit("1"), append: false }],
+      }),
+    );
+  });
+
+  it("so their commands' effects are whole", () => {
+    expect(commandEffects("find . -name == -delete", ["/home/u/p"])).toEqual([
+      "read /home/u/p/.",
+      "write /home/u/p/.",
+      "class reads",
+    ]);
+    expect(commandEffects("rm -f == x", ["/home/u/p"])).toContain("write /home/u/p/==");
   });
 });
 
