@@ -119,6 +119,14 @@ describe("variables", () => {
       w("${1}", 60, [v("1", "", "${1}")]),
     ]);
   });
+
+  it("keeps the whole inside as the operator when no name starts it", () => {
+    expect(echo("echo ${=x} ${ x} ${}")).toStrictEqual([
+      w("${=x}", 5, [v("", "=x", "${=x}")]),
+      w("${ x}", 11, [v("", " x", "${ x}")]),
+      w("${}", 17, [v("", "", "${}")]),
+    ]);
+  });
 });
 
 describe("substitutions", () => {
