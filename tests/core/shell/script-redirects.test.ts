@@ -47,13 +47,17 @@ describe("file redirections", () => {
   it("reads the descriptor, the operator and the target, and no descriptor where none is written", () => {
     const text = "cmd >f 2>>g 1>&2 &>h <i";
     expect(script(text)).toStrictEqual(
-      cmd(text, [w("cmd", 0)], [
-        { op: ">", target: w("f", 5) },
-        { op: ">>", fd: "2", target: w("g", 10) },
-        { op: ">&", fd: "1", target: w("2", 15) },
-        { op: "&>", target: w("h", 19) },
-        { op: "<", target: w("i", 22) },
-      ]),
+      cmd(
+        text,
+        [w("cmd", 0)],
+        [
+          { op: ">", target: w("f", 5) },
+          { op: ">>", fd: "2", target: w("g", 10) },
+          { op: ">&", fd: "1", target: w("2", 15) },
+          { op: "&>", target: w("h", 19) },
+          { op: "<", target: w("i", 22) },
+        ],
+      ),
     );
   });
 

@@ -47,7 +47,7 @@ const echo = (text: string): ShellWord[] => {
 };
 
 describe("quotes and escapes", () => {
-  it("inside double quotes, a backslash escapes only $ ` \" \\ and a line break", () => {
+  it('inside double quotes, a backslash escapes only $ ` " \\ and a line break', () => {
     expect(echo('echo "a\\\nb" "c\\$d\\q\\`\\"\\\\"')).toStrictEqual([
       w('"a\\\nb"', 5, [txt("ab", true)]),
       w('"c\\$d\\q\\`\\"\\\\"', 12, [txt('c$d\\q`"\\', true)]),
@@ -86,7 +86,7 @@ describe("quotes and escapes", () => {
     expect(echo("echo a$")).toStrictEqual([w("a$", 5, [txt("a"), txt("$")])]);
   });
 
-  it("reads a $\"…\" string as its inside", () => {
+  it('reads a $"…" string as its inside', () => {
     expect(script('x=$"y"')).toStrictEqual(
       cmd('x=$"y"', [], { assigns: [{ name: "x", value: w('$"y"', 2, [txt("y", true)]), append: false }] }),
     );
