@@ -21,7 +21,7 @@ export function withTail(stmt: Statement, tail: Tail, source: string): Statement
 }
 
 /** The reader of redirections, given the word reader and how to read a statement. */
-export function redirectReaders({ word, wordParts }: WordReaders, reader: StatementReader) {
+export function redirectReaders({ word, wordParts, argumentWords }: WordReaders, reader: StatementReader) {
   function heredoc(node: SyntaxNode, tail: Tail): Redirect {
     const kids = children(node);
     const op = kids.find((k) => !k.node.isNamed && k.node.type.startsWith("<<"))?.node.type ?? "<<";
@@ -65,7 +65,10 @@ export function redirectReaders({ word, wordParts }: WordReaders, reader: Statem
   /** Redirections of one redirect node; extra words after the first destination are arguments. */
   function redirects(node: SyntaxNode, extraWords: ShellWord[], tail: Tail, nested: Redirect[]): Redirect[] {
     if (node.type === "heredoc_redirect") {
-      for (const k of children(node))
+      const kids = children(node);
+      // `rm <<E -rf ~/.ssh`: bash hands the words after the delimiter to the command.
+      extraWords.push(...argumentWords(kids).values());
+      for (const k of kids)
         if (k.field === "redirect") nested.push(...redirects(k.node, extraWords, tail, nested));
       return [heredoc(node, tail)];
     }

@@ -62,6 +62,9 @@ export function joinAdjacent(cmd: SimpleCommand): void {
 }
 
 /** The readers of words, given how to read the statements inside `$(…)` and `<(…)`. */
+const translationMark = (c: SyntaxNode, next: SyntaxNode | undefined): boolean =>
+  c.text === "$" && next !== undefined && next.startIndex === c.endIndex && next.text.startsWith('"');
+
 export function wordReaders(reader: StatementReader) {
   /** The parts of a word-like node, in order. */
   function wordParts(node: SyntaxNode, quoted = false): WordPart[] {
@@ -195,7 +198,30 @@ export function wordReaders(reader: StatementReader) {
     return { name, value: word(valueNode), append };
   }
 
-  return { word, wordParts, substitutionsIn, assignment };
+  /**
+   * The words of the children in `argument` fields (of a command, or of the here-document that
+   * tree-sitter-bash hangs them under). The grammar gives `==`, `=~` and a bare `$` as anonymous
+   * tokens, which bash passes on as they are, except the `$` of `$"…"`: it only marks the string.
+   */
+  function argumentWords(
+    kids: Array<{ node: SyntaxNode; field: string | null }>,
+  ): Map<SyntaxNode, ShellWord> {
+    const out = new Map<SyntaxNode, ShellWord>();
+    for (const [i, { node: c, field }] of kids.entries()) {
+      if (field !== "argument") continue;
+      if (c.isNamed) out.set(c, word(c));
+      else if (!translationMark(c, kids[i + 1]?.node))
+        out.set(c, {
+          source: c.text,
+          parts: [{ kind: "text", text: c.text, quoted: false }],
+          start: c.startIndex,
+          end: c.endIndex,
+        });
+    }
+    return out;
+  }
+
+  return { word, argumentWords, wordParts, substitutionsIn, assignment };
 }
 
 export type WordReaders = ReturnType<typeof wordReaders>;

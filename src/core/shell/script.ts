@@ -10,7 +10,7 @@ import { children, fail, isStatementType, named, short, Unreadable } from "./syn
 
 const reader = { statement, sequence };
 const words = wordReaders(reader);
-const { word, substitutionsIn, assignment } = words;
+const { word, argumentWords, substitutionsIn, assignment } = words;
 const { redirects } = redirectReaders(words, reader);
 
 function simple(source: string): SimpleCommand {
@@ -22,12 +22,11 @@ function command(node: SyntaxNode): Statement {
   const tail = newTail();
   const extra: ShellWord[] = [];
   const kids = children(node);
-  for (const [i, { node: c, field }] of kids.entries()) {
-    // The grammar gives `==`, `=~` and a bare `$` as anonymous arguments: bash passes them on,
-    // except the `$` of `$"…"`, which only marks the string for translation.
+  const args = argumentWords(kids);
+  for (const { node: c, field } of kids) {
     if (field === "argument") {
-      if (c.isNamed) out.words.push(word(c));
-      else if (!translationMark(c, kids[i + 1]?.node)) out.words.push(bareToken(c));
+      const w = args.get(c);
+      if (w !== undefined) out.words.push(w);
     } else if (!c.isNamed || c.type === "comment") continue;
     else if (field === "name") out.words.unshift(word(c));
     else if (field === "redirect") out.redirects.push(...redirects(c, extra, tail, out.redirects));
@@ -40,17 +39,6 @@ function command(node: SyntaxNode): Statement {
   joinAdjacent(out);
   return withTail(out, tail, node.text);
 }
-
-/** An argument the grammar reads as a token, not a word: its text, as bash passes it. */
-const bareToken = (c: SyntaxNode): ShellWord => ({
-  source: c.text,
-  parts: [{ kind: "text", text: c.text, quoted: false }],
-  start: c.startIndex,
-  end: c.endIndex,
-});
-
-const translationMark = (c: SyntaxNode, next: SyntaxNode | undefined): boolean =>
-  c.text === "$" && next !== undefined && next.startIndex === c.endIndex && next.text.startsWith('"');
 
 function declaration(node: SyntaxNode): SimpleCommand {
   const out = simple(node.text);

@@ -101,6 +101,12 @@ describe("arguments the grammar reads as tokens", () => {
     );
   });
 
+  it("hands the words after a here-document's delimiter to its command, as bash does", () => {
+    const r = script("rm <<E -rf == ~/.ssh\nx\nE") as SimpleCommand;
+    expect(r.words.map((w) => w.source)).toEqual(["rm", "-rf", "==", "~/.ssh"]);
+    expect(commandEffects("rm <<E -rf ~/.ssh\nx\nE", ["/home/u/p"])).toEqual(["write ~/.ssh", "class none"]);
+  });
+
   it("so their commands' effects are whole", () => {
     expect(commandEffects("find . -name == -delete", ["/home/u/p"])).toEqual([
       "read /home/u/p/.",
