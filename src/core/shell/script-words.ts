@@ -26,7 +26,8 @@ function unescapeDouble(text: string): string {
 function variableOf(node: SyntaxNode): { name: string; op: string } {
   if (node.type === "simple_expansion") return { name: node.text.slice(1), op: "" };
   const inner = node.text.slice(2, -1);
-  const m = /^([#!]?)([A-Za-z_]\w*|[0-9@*#?$!-])([\s\S]*)$/.exec(inner);
+  // Braces let a positional parameter take several digits: `${10}` is the tenth.
+  const m = /^([#!]?)([A-Za-z_]\w*|[0-9]+|[@*#?$!-])([\s\S]*)$/.exec(inner);
   if (m === null) return { name: "", op: inner };
   return { name: m[2] as string, op: `${m[1] as string}${m[3] as string}` };
 }

@@ -118,6 +118,10 @@ describe("variables", () => {
       w("${#}", 55, [v("#", "", "${#}")]),
       w("${1}", 60, [v("1", "", "${1}")]),
     ]);
+    expect(echo("echo ${10} ${12:-x}")).toStrictEqual([
+      w("${10}", 5, [v("10", "", "${10}")]),
+      w("${12:-x}", 11, [v("12", ":-x", "${12:-x}")]),
+    ]);
   });
 
   it("keeps the whole inside as the operator when no name starts it", () => {
