@@ -1,34 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { scriptReader } from "../../../src/core/commands/setup.js";
-import type {
-  Redirect,
-  ShellWord,
-  SimpleCommand,
-  Statement,
-  WordPart,
-} from "../../../src/core/shell/script-model.js";
-import { KIT } from "../../helpers/commands.js";
+import type { Redirect, ShellWord, SimpleCommand, WordPart } from "../../../src/core/shell/script-model.js";
+import { script, txt, w } from "../../helpers/shell-reading.js";
 
 // Redirections and here-documents as the shell reader reads them (src/core/shell/script-redirects.ts):
 // operators, descriptors, targets, a here-document's text and parts, and the statements
 // tree-sitter-bash hangs under a here-document. Whole readings are pinned with toStrictEqual, so
 // that a field set to undefined shows too.
 
-const read = scriptReader(KIT.parser);
-
-function script(text: string): Statement {
-  const r = read(text);
-  if (!r.ok) throw new Error(r.why);
-  return r.script;
-}
-
-const txt = (text: string, quoted = false): WordPart => ({ kind: "text", text, quoted });
-const w = (source: string, start: number, parts: WordPart[] = [txt(source)]): ShellWord => ({
-  source,
-  parts,
-  start,
-  end: start + source.length,
-});
 const cmd = (source: string, words: ShellWord[], redirects: Redirect[] = []): SimpleCommand => ({
   kind: "simple",
   source,

@@ -1,33 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { scriptReader } from "../../../src/core/commands/setup.js";
-import type { ShellWord, SimpleCommand, Statement, WordPart } from "../../../src/core/shell/script-model.js";
-import { KIT } from "../../helpers/commands.js";
+import type { ShellWord, SimpleCommand, WordPart } from "../../../src/core/shell/script-model.js";
+import { script, txt, w } from "../../helpers/shell-reading.js";
 
 // The words the shell reader hands on (src/core/shell/script-words.ts): each word's parts, their
 // quoting, the variables and substitutions in them, and assignments. Whole readings are pinned
 // (toStrictEqual), so that a part lost, gained, merged or re-quoted shows.
 
-const read = scriptReader(KIT.parser);
-
-function script(text: string): Statement {
-  const r = read(text);
-  if (!r.ok) throw new Error(r.why);
-  return r.script;
-}
-
-const txt = (text: string, quoted = false): WordPart => ({ kind: "text", text, quoted });
 const v = (name: string, op: string, source: string, quoted = false): WordPart => ({
   kind: "var",
   name,
   op,
   source,
   quoted,
-});
-const w = (source: string, start: number, parts: WordPart[]): ShellWord => ({
-  source,
-  parts,
-  start,
-  end: start + source.length,
 });
 const cmd = (source: string, words: ShellWord[], more: Partial<SimpleCommand> = {}): SimpleCommand => ({
   kind: "simple",
