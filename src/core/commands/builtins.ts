@@ -20,7 +20,11 @@ export function runBuiltin(
   switch (name) {
     case "cd":
     case "pushd": {
-      const dir = rest.find((a) => !/^-[LPe@]+$/.test(a.value.exact ?? "")) ?? literalArg("~");
+      // Options come first and `--` ends them: `cd -- ~/.ssh` goes to ~/.ssh, not to a folder "--".
+      let i = 0;
+      while (i < rest.length && /^-[LPe@]+$/.test(rest[i]?.value.exact ?? "")) i++;
+      if (rest[i]?.value.exact === "--") i++;
+      const dir = rest[i] ?? literalArg("~");
       an.changeDir(dir);
       run.cls("none", `${name} changes the working folder`);
       return true;

@@ -21,6 +21,12 @@ describe("cd and pushd change the working folder (or fail and leave it)", () => 
     ["pushd -L sub; rm x", ["none: pushd changes the working folder", "write x", "write sub/x", RM]],
     ["cd -P -e sub; rm x", ["none: cd changes the working folder", "write x", "write sub/x", RM]],
     ["cd; rm x", ["none: cd changes the working folder", "write x", "write ~/x", RM]],
+    // `--` ends the options: the folder is the word after it, whatever it looks like.
+    ["cd -- ~/.ssh && rm x", ["none: cd changes the working folder", "write x", "write ~/.ssh/x", RM]],
+    ["cd -L -- -P; rm x", ["none: cd changes the working folder", "write x", "write -P/x", RM]],
+    ["cd --; rm x", ["none: cd changes the working folder", "write x", "write ~/x", RM]],
+    ["cd -LP sub; rm x", ["none: cd changes the working folder", "write x", "write sub/x", RM]],
+    ["cd a-L; rm x", ["none: cd changes the working folder", "write x", "write a-L/x", RM]],
   ]);
 });
 
