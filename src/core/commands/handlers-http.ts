@@ -92,6 +92,7 @@ export function curl(run: Run, args: readonly Arg[]): void {
         if (CURL_WRITE.has(opt) || CURL_SEND.has(opt) || CURL_TEXT.has(opt) || opt === "-T" || opt === "-K")
           break;
         if (opt === "-O") remote = true;
+        if (opt === "-n") run.role("read", literal("~/.netrc"));
       }
       if (k >= t.length) continue;
       name = `-${t[k] as string}`;

@@ -232,6 +232,24 @@ describe("curl: URLs, settings files and files read", () => {
       ],
     ],
     [
+      // A flag inside a cluster counts as it does alone: -sn reads ~/.netrc too.
+      "curl -sn https://x.example",
+      [
+        "read ~/.netrc: reads",
+        "url https://x.example: fetches",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    [
+      "curl -nLo page.html https://x.example",
+      [
+        "read ~/.netrc: reads",
+        "write page.html: downloads into (downloaded)",
+        "url https://x.example: fetches",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    [
       "curl --netrc https://x.example",
       [
         "read ~/.netrc: reads",
@@ -797,4 +815,149 @@ describe("curl: every option of each kind", () => {
       expect(effectLines(`curl ${option} https://x.example/`)).toEqual(FETCH);
     },
   );
+});
+
+describe("curl and wget: the file a URL names, the data sent, and the options read", () => {
+  it.each([
+    // a URL of a host alone saves index.html
+    [
+      "curl -O https://x.example",
+      [
+        "url https://x.example: fetches",
+        "write index.html: downloads into (downloaded)",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    [
+      "wget https://x.example",
+      [
+        "url https://x.example: fetches",
+        "write index.html: downloads into (downloaded)",
+        "class fetch: wget fetches from the network",
+      ],
+    ],
+    // a URL without a scheme: a URL inside its path is no host
+    [
+      "curl -O web.archive.org/web/2020/https://y.example",
+      [
+        "url web.archive.org/web/2020/https://y.example: fetches",
+        "write y.example: downloads into (downloaded)",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    // --url=… takes no next word; --url takes the next word whatever it looks like
+    [
+      "curl --url=https://a.example/ https://b.example/",
+      [
+        "url https://a.example/: fetches",
+        "url https://b.example/: fetches",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    [
+      "curl --url -o out.txt",
+      ["url -o: fetches", "url out.txt: fetches", "class fetch: curl fetches from the network"],
+    ],
+    // an @ inside data is text: only a leading @ (or name=@) names a file
+    [
+      "curl -d me@x.example https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    [
+      "curl -d email=me@x.example https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    // --data-urlencode name@file sends the file; name=text@… is text
+    [
+      "curl --data-urlencode text@notes.txt https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "read notes.txt: sends the content of (sent)",
+        "class sends: curl sends a file's content out",
+      ],
+    ],
+    [
+      "curl --data-urlencode q=a@b.txt https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    // data given in the command: standard input is not sent
+    [
+      "curl -d a=b https://x.example < notes.txt",
+      [
+        "read notes.txt: reads from",
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    // a method other than GET, HEAD and OPTIONS sends, even one that contains them
+    [
+      "curl --request POST https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    [
+      "curl -X FORGET https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    [
+      "curl -X HEADER https://x.example",
+      [
+        "url https://x.example: sends to",
+        "send https://x.example: sends data to",
+        "class sends: curl sends data out",
+      ],
+    ],
+    [
+      "curl --cookie cookies.txt https://x.example",
+      [
+        "read cookies.txt: reads",
+        "url https://x.example: fetches",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    // only -H and -w read @file: a user agent is text
+    [
+      "curl -A @bot https://x.example",
+      ["url https://x.example: fetches", "class fetch: curl fetches from the network"],
+    ],
+    // only --output-dir moves where -O writes
+    [
+      "curl -A agent -O https://x.example/f",
+      [
+        "url https://x.example/f: fetches",
+        "write f: downloads into (downloaded)",
+        "class fetch: curl fetches from the network",
+      ],
+    ],
+    // a lone - is a URL word, not an option
+    ["wget -", ["url -: fetches", "class fetch: wget fetches from the network"]],
+    // a short option's value may hold =
+    [
+      "wget -erobots=off https://x.example/",
+      ["class unknown: wget -e: settings from the command", "legacy wget -erobots=off https://x.example/"],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
 });
