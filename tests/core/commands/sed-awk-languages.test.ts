@@ -222,3 +222,77 @@ describe("awk programs", () => {
     expect(awkProblem('{print "a\\\\" | "sort"}')).toBe("pipes to or from a command");
   });
 });
+
+describe("sed scripts at their edges", () => {
+  it("an address with its own delimiter ends at that delimiter, not at a slash", () => {
+    expect(sedScript("\\%a%w out")).toEqual(facts([], ["out"]));
+    expect(sedScript("\\,a/b,w out")).toEqual(facts([], ["out"]));
+  });
+
+  it("an empty regular expression (the last one used) is an address", () => {
+    expect(sedScript("//w out")).toEqual(facts([], ["out"]));
+    expect(sedScript("//p")).toEqual(facts());
+  });
+
+  it("an address followed by an empty command goes on to the next command", () => {
+    expect(sedScript("/x/;w out")).toEqual(facts([], ["out"]));
+  });
+
+  it("a added across lines ends with the script, even on a last backslash", () => {
+    expect(sedScript("a\\\nw out")).toEqual(facts());
+    expect(sedScript("a one \\")).toEqual(facts());
+    expect(sedScript("1a one \\")).toEqual(facts());
+  });
+
+  it("v at the end of the script ends it", () => {
+    expect(sedScript("v")).toEqual(facts());
+    expect(sedScript("v 4.2")).toEqual(facts());
+  });
+
+  it("e followed only by a carriage return (a CRLF script) runs the edited text", () => {
+    expect(sedScript("e\r\np")).toEqual(facts([], [], [], true));
+  });
+
+  it("y takes no flags: a letter after it is the next command", () => {
+    expect(sedScript("y/abc/xyz/I")).toEqual({
+      ...facts(),
+      problem: 'the command "I", which the catalogue does not know',
+    });
+  });
+});
+
+describe("awk programs at their edges", () => {
+  it("an extension loaded at the very end of the program is still loaded", () => {
+    expect(awkProblem("{ print }\n@load")).toBe("loads an extension");
+    expect(awkProblem("@include")).toBe("loads an extension");
+  });
+
+  it("code before a string that does not end is still read", () => {
+    expect(awkProblem('BEGIN { system("id") } { print "a')).toBe("calls system()");
+  });
+
+  it("a string between two words still separates them", () => {
+    expect(awkProblem('{ x = y"-"system("id") }')).toBe("calls system()");
+  });
+
+  it("a slash after a string is division, not a regular expression that hides code", () => {
+    expect(awkProblem('{ y = "4" / system("id") / 2 }')).toBe("calls system()");
+  });
+
+  it("a slash after a regular expression is division", () => {
+    expect(awkProblem('{ y = (/a/ / system("id") / 2) }')).toBe("calls system()");
+  });
+
+  it("a regular expression between two pipes leaves two pipes, not an or", () => {
+    expect(awkProblem('{ print |/x/| "sort" }')).toBe("pipes to or from a command");
+  });
+
+  it("a regular expression that does not end, after an operator, hides nothing", () => {
+    expect(awkProblem('$0 ~ /abc system("id")')).toBe("calls system()");
+  });
+
+  it("an or (||) is not a pipe, and still separates what it joins", () => {
+    expect(awkProblem('x||system("id")')).toBe("calls system()");
+    expect(awkProblem("a || b {print}")).toBeUndefined();
+  });
+});
