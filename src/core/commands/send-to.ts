@@ -74,10 +74,12 @@ function sshAlias(run: ProgramRun, word: string, remotes: ConfiguredRemotes): st
   // Other URLs (https://, rsync://) and local paths name their host themselves.
   if (m === null || (/^[a-z][\w+.-]*:\/\//i.test(word) && m[1] === undefined)) return word;
   const alias = m[3] as string;
-  if (alias.startsWith("[") || /^[\d.]+$/.test(alias) || alias.toLowerCase() === "localhost") return word;
+  if (alias.startsWith("[")) return word;
+  // An IP address and localhost are looked up too: ssh matches Host patterns against them, so
+  // the config can send them elsewhere. They are names in their own right when no block does.
   const t = sshTarget(remotes.sshConfig() ?? "", alias);
   if (t.unsure !== undefined) return void run.unknown(`${run.program} ${alias}: ${t.unsure}`);
-  if (!t.known && !alias.includes("."))
+  if (!t.known && !alias.includes(".") && alias.toLowerCase() !== "localhost")
     return void run.unknown(
       `${run.program} ${alias}: neither a host name nor an alias ~/.ssh/config defines`,
     );

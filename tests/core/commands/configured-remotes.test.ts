@@ -9,7 +9,9 @@ import { LEXICAL_ONLY } from "../../../src/core/paths/canonical.js";
 import { readPolicyBytes } from "../../../src/config/policy-file.js";
 import { DEFAULT_POLICY_PATH } from "../../../src/config/default-policy.js";
 import type { ConfiguredRemotes } from "../../../src/core/types.js";
-import { KIT } from "../../helpers/commands.js";
+import { analyseCommand } from "../../../src/core/commands/analyse.js";
+import { catalogueFor, scriptReader } from "../../../src/core/commands/setup.js";
+import { effectHead, KIT } from "../../helpers/commands.js";
 import { call, PROFILE } from "../../helpers/judge.js";
 
 const GIT = `[core]
@@ -151,6 +153,15 @@ describe("commands judged by the real host behind a remote or an alias", () => {
     expect(withMachine(command).verdict, command).toBe("allow");
   });
 
+  it("an IP address or localhost is looked up too: ssh matches Host blocks against them", () => {
+    const redirected = judge(machine(GIT, `Host 10.0.0.5 localhost\n  HostName 169.254.169.254\n`));
+    for (const command of ["ssh 10.0.0.5 id", "ssh localhost id", "scp f deploy@10.0.0.5:/tmp/"])
+      expect(redirected(command), command).toMatchObject({
+        verdict: "deny",
+        rule: "egress.deny_hosts <metadata>",
+      });
+  });
+
   it("a jump host is a destination too", () => {
     const reasons = withMachine("ssh jumpy id");
     expect(reasons.verdict).toBe("allow");
@@ -172,5 +183,131 @@ describe("commands judged by the real host behind a remote or an alias", () => {
     expect(judge(machine("[core]\n", undefined))("git push origin main").verdict).not.toBe("allow");
     expect(bare("ssh prod").verdict).not.toBe("allow");
     expect(bare("ssh prod.example.org").verdict).toBe("allow");
+  });
+});
+
+/**
+ * Every effect of a command read on a machine, one line each: `send HOST: does (word W)`, where
+ * W is the word the command spelled when it differs from where it sends.
+ */
+function sendsOn(remotes: ConfiguredRemotes | undefined, command: string): string[] {
+  const a = analyseCommand(command, {
+    catalogue: catalogueFor(KIT, new Map()),
+    codeVariables: KIT.variables,
+    parse: scriptReader(KIT.parser),
+    cwds: [undefined],
+    ...(remotes === undefined ? {} : { remotes }),
+  });
+  return a.effects.map(
+    (e) => `${effectHead(e)}: ${e.via.does}${e.via.word === undefined ? "" : ` (word ${e.via.word})`}`,
+  );
+}
+
+describe("the destination written into each send", () => {
+  const on = machine(
+    `${GIT}[remote "box"]\n\turl = buildbox:x.git\n`,
+    `${SSH}Host v6\n  HostName fd00::1\nHost v6b\n  HostName [fd00::2]\nHost hops\n  HostName 10.0.0.7\n  ProxyJump one.example, two.example\n`,
+  );
+  const sends = (command: string) => sendsOn(on, command);
+  const SSH_TALKS = "class sends: ssh talks to another machine";
+  const GIT_PUSHES = "class sends: git push sends data out";
+
+  it("a destination known only at run time is sent to as spelled, with or without the machine", () => {
+    expect(sends('ssh "$H" id')).toEqual(["send : sends data to (word $H)", SSH_TALKS]);
+    expect(sends('git push "$R" main')).toEqual(["send : sends data to (word $R)", GIT_PUSHES]);
+    expect(sendsOn(undefined, 'git push "$R" main')).toEqual(["send : sends data to (word $R)", GIT_PUSHES]);
+  });
+
+  it("a dotted host no Host block names is sent to as written, with no word of its own", () => {
+    expect(sends("ssh me@host.example")).toEqual(["send me@host.example: sends data to", SSH_TALKS]);
+  });
+
+  it("an alias is sent to its HostName exactly, the alias kept as the word", () => {
+    expect(sends("ssh prod")).toEqual(["send 169.254.169.254: sends data to (word prod)", SSH_TALKS]);
+    expect(sends("ssh ssh://prod")).toEqual([
+      "send 169.254.169.254: sends data to (word ssh://prod)",
+      SSH_TALKS,
+    ]);
+  });
+
+  it("a port on the command line wins over the alias's", () => {
+    expect(sends("ssh -p 2222 prod")).toEqual([
+      "send 169.254.169.254:2222: sends data to (word prod:2222)",
+      SSH_TALKS,
+    ]);
+    expect(sends("ssh -p 22 build")).toEqual([
+      "send build.internal.example:22: sends data to (word build:22)",
+      SSH_TALKS,
+    ]);
+  });
+
+  it("an IPv6 HostName is bracketed once", () => {
+    expect(sends("ssh v6")).toEqual(["send [fd00::1]: sends data to (word v6)", SSH_TALKS]);
+    expect(sends("ssh v6b")).toEqual(["send [fd00::2]: sends data to (word v6b)", SSH_TALKS]);
+  });
+
+  it("each jump host is a destination, its name trimmed", () => {
+    expect(sends("ssh hops")).toEqual([
+      "send one.example: connects through",
+      "send two.example: connects through",
+      "send 10.0.0.7: sends data to (word hops)",
+      SSH_TALKS,
+    ]);
+  });
+
+  it("only ssh's own programs read a host word as an alias", () => {
+    expect(sends("nc prod 80")).toEqual([
+      "send prod:80: sends data to",
+      "class sends: nc sends data to another machine",
+    ]);
+  });
+
+  it("a pushed-to user@alias:path reaches the alias's HostName", () => {
+    expect(sends("git push prod:srv/x.git main")).toEqual([
+      "send 169.254.169.254: sends data to (word prod:srv/x.git)",
+      GIT_PUSHES,
+    ]);
+    // A `://` in the path is still a path, not a URL.
+    expect(sends("git push 'prod:x://y' main")).toEqual([
+      "send 169.254.169.254: sends data to (word prod:x://y)",
+      GIT_PUSHES,
+    ]);
+  });
+
+  it("a remote name sends to its URL, the name kept as the word", () => {
+    expect(sends("git push meta main")).toEqual([
+      "send http://169.254.169.254/r.git: sends data to the remote meta at (word meta)",
+      GIT_PUSHES,
+    ]);
+  });
+
+  it("a remote the config does not define is unknown for that reason", () => {
+    expect(sends("git push nowhere main")).toEqual([
+      "class unknown: git nowhere: a remote the repository's git config does not define",
+      GIT_PUSHES,
+    ]);
+  });
+
+  it("a remote whose URL names an alias no Host block defines is unknown, and sends nowhere", () => {
+    expect(sends("git push box main")).toEqual([
+      "class unknown: git buildbox: neither a host name nor an alias ~/.ssh/config defines",
+      GIT_PUSHES,
+    ]);
+  });
+
+  it("an undotted name with digits is still an alias to look up", () => {
+    for (const name of ["box1", "3box"])
+      expect(sends(`ssh ${name}`)).toEqual([
+        `class unknown: ssh ${name}: neither a host name nor an alias ~/.ssh/config defines`,
+        SSH_TALKS,
+      ]);
+  });
+
+  it("a bracketed address, whole or unclosed, names its host itself", () => {
+    expect(sends("git push 'git@[fd00::1]:x.git' main")).toEqual([
+      "send git@[fd00::1]:x.git: sends data to",
+      GIT_PUSHES,
+    ]);
+    expect(sends("ssh '[fd00::1'")).toEqual(["send [fd00::1: sends data to", SSH_TALKS]);
   });
 });
