@@ -143,3 +143,27 @@ describe("awk's program and operands", () => {
     expect(reasons("awk '{print > \"out\"}' f")).toEqual(["unknown: awk: the program prints into a file"]);
   });
 });
+
+describe("sed: where its options end, and what a lone word is", () => {
+  rows([
+    // --f is too short to be --file (it could as well be --follow-symlinks): the script stays s/a/b/.
+    ["sed --f s/a/b/ f", ["read f", READS]],
+    ["sed --quiet s/a/b/ f", ["read f", READS]],
+    ['sed s/a/b/ "$F"', ["read $F", READS]],
+    // A lone - is no option: without -e it is the script, and "-" is no sed command.
+    ["sed -", ['unknown: sed: the command "-", which the catalogue does not know']],
+    // After --, words that look like options are files, even when known only at run time.
+    ["sed s/a/b/ -- -x", ["read -x", READS]],
+    ['sed s/a/b/ -- "-$F"', ["read -$F", READS]],
+  ]);
+});
+
+describe("awk: a lone dash, glued letters and assignments", () => {
+  rows([
+    // A lone - is standard input, an operand, not an option.
+    ["awk -f prog.awk -", ["read prog.awk", "project: awk runs prog.awk"]],
+    ["awk -q-b '{print}' f", ["unknown: awk -q-b: an option the catalogue does not know"]],
+    // A variable's name may have several letters: ab=1 sets a variable, it is not a file.
+    ["awk '{print}' ab=1 f", ["read f", AWK_READS]],
+  ]);
+});
