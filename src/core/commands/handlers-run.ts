@@ -52,6 +52,8 @@ const FIND_ONE = new Set(
     " ",
   ),
 );
+/** The tests whose glob a found file's name or path must match: each gives a sample name. */
+const FIND_NAMES = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"]);
 const FIND_READ = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 const FIND_FLAGS = new Set(
   "-print -print0 -ls -prune -quit -depth -d -follow -xdev -mount -noleaf -true -false -empty -readable -writable -executable -nouser -nogroup -daystart -warn -nowarn -ignore_readdir_race -noignore_readdir_race -not -a -and -o -or ( ) ! ,".split(
@@ -87,22 +89,16 @@ export function find(run: Run, args: readonly Arg[]): void {
   for (let k = 0; k + 1 < args.length; k++) {
     const t = exact(args[k]);
     const v = exact(args[k + 1]);
-    if (
-      v !== undefined &&
-      (t === "-name" || t === "-iname" || t === "-path" || t === "-ipath" || t === "-wholename")
-    )
-      names.push(v);
+    if (v !== undefined && t !== undefined && FIND_NAMES.has(t)) names.push(v);
   }
   const below = names.length === 0 ? { roots: rootTexts } : { roots: rootTexts, names };
   run.lists(rootTexts, names.length === 0 ? undefined : names);
   for (; i < args.length; i++) {
     const a = args[i] as Arg;
     const t = exact(a);
-    if (t === undefined) {
-      // A test's value may be dynamic (`-name "$x"`); a primary may not.
-      if (i > 0 && FIND_ONE.has(exact(args[i - 1]) ?? "")) continue;
-      return run.unknown("find: an expression known only at run time");
-    }
+    // A test's value may be dynamic (`-name "$x"`): the test skips it below. A primary may not,
+    // even after a value spelled like a test (`-printf -name "$X"`: "$X" may be -delete).
+    if (t === undefined) return run.unknown("find: an expression known only at run time");
     if (FIND_FLAGS.has(t)) continue;
     if (FIND_ONE.has(t) || /^-newer[acmBt][acmBt]$/.test(t)) {
       i++;

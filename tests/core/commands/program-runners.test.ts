@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reasons } from "../../helpers/command-reasons.js";
+import { analysisOf } from "../../helpers/commands.js";
 
 // Programs that run other programs (src/core/commands/handlers-run.ts): sh -c, find -exec, xargs
 // and env. Each row is the whole list of effects, with the reason each class effect gives: an
@@ -157,5 +158,149 @@ describe("env: options, assignments and the command", () => {
       "env GIT_PAGER='rm -rf ~' git log",
       ['code-settings: sets GIT_PAGER, a command run later, to "rm -rf ~"', "reads: git log only reads"],
     ],
+  ]);
+});
+
+/** Each effect with what the program does: `read src: lists`, `write src: removes files in`, `reads: find lists files`. */
+const explained = (command: string) =>
+  analysisOf(command).effects.map((e) =>
+    e.kind === "command"
+      ? `${e.via.class ?? "?"}: ${e.via.does}`
+      : `${e.operation} ${e.spelled}: ${e.via.does}`,
+  );
+
+describe("sh, bash: where the options end", () => {
+  rows([
+    // After --, a word like -c is the script file, not the -c option.
+    ["bash -- -c", ["read -c", "project: bash runs -c"]],
+    // A dash inside a file name does not make the word an option (my-script.sh has a "c" in it).
+    ["bash my-script.sh", ["read my-script.sh", "project: bash runs my-script.sh"]],
+    // A long option takes no value: --noprofile's "o" is not -o, so s.sh is the script.
+    ["bash --noprofile s.sh", ["read s.sh", "project: bash runs s.sh"]],
+  ]);
+});
+
+describe("find: roots, names and actions, with what each does", () => {
+  rows([
+    ["find x-O2", ["read x-O2", "reads: find lists files"]],
+    ["find -O2x src", ["read .", "unknown: find -O2x: a primary the catalogue does not know"]],
+    ["find my-dir -print", ["read my-dir", "reads: find lists files"]],
+    [
+      "find . -print a-newermt X",
+      ["read .", "unknown: find a-newermt: a primary the catalogue does not know"],
+    ],
+    ["find . -newermtx X", ["read .", "unknown: find -newermtx: a primary the catalogue does not know"]],
+    // Only -fprintf takes a format after its file: after -fprint, -delete is an action.
+    ["find src -fprint out -delete", ["read src", "write out", "write src", "reads: find lists files"]],
+    // A dynamic word after an action is a primary known only at run time, whatever follows it.
+    ['find . -print "$X" -type f', ["read .", "unknown: find: an expression known only at run time"]],
+    // A value spelled like a test is still a value: the word after it is a primary.
+    ['find . -printf -name "$X"', ["read .", "unknown: find: an expression known only at run time"]],
+  ]);
+
+  it("lists its roots, and -delete removes files in them", () => {
+    expect(explained("find src -delete")).toEqual([
+      "read src: lists",
+      "write src: removes files in",
+      "reads: find lists files",
+    ]);
+  });
+
+  it.each(["-name", "-iname"])("%s '*.pem': a found file is judged as a sample name too", (test) => {
+    expect(explained(`find src ${test} '*.pem' -exec cat {} \\;`)).toEqual([
+      "read src: lists",
+      "read src: reads files in",
+      "read src/x.pem: reads files in",
+      "reads: cat only reads",
+    ]);
+  });
+
+  it.each(["-path", "-ipath", "-wholename", "-iwholename"])(
+    "%s '*/secret/*': a found file is judged as a sample path too",
+    (test) => {
+      expect(explained(`find src ${test} '*/secret/*' -exec cat {} \\;`)).toEqual([
+        "read src: lists",
+        "read src: reads files in",
+        "read src/secret/x: reads files in",
+        "reads: cat only reads",
+      ]);
+    },
+  );
+
+  it("other tests' values, and a name known only at run time, name no sample", () => {
+    const plain = ["read .: lists", "read .: reads files in", "reads: cat only reads"];
+    expect(explained("find . -type f -exec cat {} \\;")).toEqual(plain);
+    expect(explained('find . -name "$N" -exec cat {} \\;')).toEqual(plain);
+  });
+
+  rows([
+    ["find src -exec rm {} \\;", ["read src", "write src", RM, "reads: find lists files"]],
+    ["find src -execdir rm {} \\;", ["read src", "write src", RM, "reads: find lists files"]],
+    // `+` ends the command only right after {}: the found files are its last operands.
+    ["find src -exec rm {} +", ["read src", "write src", RM, "reads: find lists files"]],
+    // After a word known only at run time, `+` is one more operand; a word known only at run time is itself.
+    ['find . -exec echo "$X" + \\;', ["read .", ECHO, "reads: find lists files"]],
+    ['find . -exec rm "$X" \\;', ["read .", "write $X", RM, "reads: find lists files"]],
+  ]);
+
+  it("-exec: only the {} word stands for the found files; the other operands are themselves", () => {
+    expect(explained("find src -exec cp {} dst \\;")).toEqual([
+      "read src: lists",
+      "read src: reads files in",
+      "write dst: puts files into",
+      "none: cp does nothing beyond its operands",
+      "reads: find lists files",
+    ]);
+  });
+});
+
+describe("xargs: options that take a value, and where the command starts", () => {
+  const piped = [ECHO, "write a", "unknown: rm: an item piped into xargs", RM];
+  it.each([
+    ["echo a | xargs -d , rm"],
+    ["echo a | xargs -P 2 rm"],
+    ["echo a | xargs -s 100 rm"],
+    ["echo a | xargs --delimiter , rm"],
+    ["echo a | xargs --eof END rm"],
+    ["echo a | xargs --max-lines 1 rm"],
+    ["echo a | xargs --max-chars 100 rm"],
+    ["echo a | xargs --process-slot-var N rm"],
+    ["echo a | xargs -0 -- rm"],
+    ["echo a | xargs --interactive rm"],
+    ["echo a | xargs --exit rm"],
+    ["echo a | xargs --open-tty rm"],
+  ])("%s runs rm with the piped item", (command) => {
+    expect(reasons(command)).toEqual(piped);
+  });
+
+  rows([
+    ["echo a | xargs - x", [ECHO, "unknown: -: a program the catalogue does not know"]],
+    ["echo a | xargs -0-IX rm X", [ECHO, "unknown: xargs -0-IX: an option the catalogue does not know"]],
+    ["echo a | xargs -q-r rm", [ECHO, "unknown: xargs -q-r: an option the catalogue does not know"]],
+    ["echo a | xargs -rq rm", [ECHO, "unknown: xargs -rq: an option the catalogue does not know"]],
+    ["echo a | xargs --debug rm", [ECHO, "unknown: xargs --debug: an option the catalogue does not know"]],
+    // The item as shell code: known only at run time, and fetched from nowhere.
+    ["echo a | xargs sh -c", [ECHO, "unknown: sh runs shell code known only at run time"]],
+    // -a without its file: nothing more is read, and the command is echo.
+    ["echo a | xargs -a", [ECHO, ECHO]],
+    // Nothing piped in: the item is known only at run time, and is no word of an earlier stage.
+    ["xargs rm", ["unknown: rm: an item piped into xargs", RM]],
+    [
+      'echo a | xargs -I X mv X "$D"',
+      [ECHO, "read a", "write a", "unknown: mv: an item piped into xargs", "write $D", MV],
+    ],
+  ]);
+});
+
+describe("env: which words are options, assignments or the command", () => {
+  rows([
+    ["env ./build-Site.sh", ["read ./build-Site.sh", "project: ./build-Site.sh runs ./build-Site.sh"]],
+    ["env -ivS 'rm x'", ["unknown: env -S: a command split from one string"]],
+    ["env -iv rm x", ["write x", RM]],
+    ["env -iq rm x", ["unknown: env -iq: an option the catalogue does not know"]],
+    ["env -q-i rm x", ["unknown: env -q-i: an option the catalogue does not know"]],
+    ["env --utf8 rm x", ["unknown: env --utf8: an option the catalogue does not know"]],
+    // A name starts with a letter or _: 9_=1 is no assignment, so it is the command.
+    ["env 9_=1 rm x", ["unknown: 9_=1: a program the catalogue does not know"]],
   ]);
 });
