@@ -100,6 +100,25 @@ export function dd(run: Run, args: readonly Arg[]): void {
   run.cls("none", "dd copies bytes");
 }
 
+/** tar's long options that run a program. */
+const TAR_RUNS = [
+  "to-command",
+  "use-compress-program",
+  "checkpoint-action",
+  "info-script",
+  "new-volume-script",
+  "rsh-command",
+  "rmt-command",
+];
+
+/**
+ * tar takes any unambiguous prefix of a long option (`--to-comm=sh` runs sh), so a prefix of
+ * one that runs a program counts as it. An ambiguous prefix is an error in tar, so counting it
+ * over-reads nothing that runs. `--checkpoint` is an option of its own.
+ */
+const runsProgram = (name: string): boolean =>
+  name !== "--checkpoint" && name.length > 2 && TAR_RUNS.some((r) => r.startsWith(name.slice(2)));
+
 /** tar: the mode letter decides what is read and written. */
 export function tar(run: Run, args: readonly Arg[]): void {
   let mode: string | undefined;
@@ -122,12 +141,7 @@ export function tar(run: Run, args: readonly Arg[]): void {
       const eq = t.indexOf("=");
       const name = eq < 0 ? t : t.slice(0, eq);
       const value = eq < 0 ? undefined : literal(t.slice(eq + 1));
-      if (
-        /^--(?:to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|rmt-command)/.test(
-          name,
-        )
-      )
-        return run.unknown(`tar ${name}: runs a program`);
+      if (runsProgram(name)) return run.unknown(`tar ${name}: runs a program`);
       if (name === "--file") archive = value ?? args[++i];
       else if (name === "--directory") {
         const d = value ?? args[++i];

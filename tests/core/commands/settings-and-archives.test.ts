@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { analysisOf, defaultJudge } from "../../helpers/commands.js";
 import { effectLines } from "../../helpers/effect-lines.js";
+import { call } from "../../helpers/judge.js";
 
 // Programs whose own words name the files they change (src/core/commands/handlers-files.ts):
 // git config (which settings file, and whether the key names a program git runs later), dd
@@ -198,6 +200,10 @@ describe("tar: long options", () => {
     ["tar --rmt-command=/bin/x -cf o.tar x", "--rmt-command"],
     ["tar --use-compress-program zstd -cf o.tar x", "--use-compress-program"],
     ["tar -c --use-compress-program=zstd -f a.tar src", "--use-compress-program"],
+    // tar takes any unambiguous prefix of a long option.
+    ["tar -xf a.tar --to-comm=sh", "--to-comm"],
+    ["tar -c --use-compress=cat -f a.tar src", "--use-compress"],
+    ["tar --checkpoint-a=exec=id -cf o.tar x", "--checkpoint-a"],
   ])("%s runs a program", (command, name) => {
     expect(effectLines(command)).toEqual([`class unknown: tar ${name}: runs a program`, `legacy ${command}`]);
   });
@@ -259,5 +265,53 @@ describe("git config: every flag that changes only how settings print", () => {
     "--get-urlmatch",
   ])("git config %s --get a.b only reads", (flag) => {
     expect(effectLines(`git config ${flag} --get a.b`)).toEqual(READS_GIT_CONFIG);
+  });
+});
+
+describe("dd: the file named after if= or of= is the one judged", () => {
+  const judge = (command: string) => defaultJudge().judge("tools/call", call("run_command", { command }));
+
+  it.each([
+    ["dd if=~/.ssh/id_rsa of=key.bak", "paths.deny_read ~/.ssh/**"],
+    // A name known only at run time is still the one after if=: $HOME is the server's home.
+    ["dd if=$HOME/.ssh/id_rsa of=key.bak", "paths.deny_read ~/.ssh/**"],
+  ])("%s reads the key, and is denied", (command, rule) => {
+    expect(judge(command)).toMatchObject({ verdict: "deny", rule });
+  });
+
+  it("the word each file is judged by is what follows if= or of=", () => {
+    const words = analysisOf("dd if=in.img of=out.img bs=4M").effects.map((e) => [e.operation, e.via.word]);
+    expect(words).toEqual([
+      ["read", "in.img"],
+      ["write", "out.img"],
+      ["exec", undefined],
+    ]);
+  });
+
+  it("an operand with nothing before its = sets nothing", () => {
+    expect(effectLines("dd =x if=a of=b")).toEqual([
+      "read a: reads",
+      "write b: writes",
+      "class none: dd copies bytes",
+    ]);
+  });
+});
+
+describe("tar: words that look like options or modes but are not", () => {
+  it.each([
+    // A first word with a dot is a file, not old-style mode letters.
+    ["tar notes.txt", ["class unknown: tar without a mode (c, x, t, r or u)", "legacy tar notes.txt"]],
+    // -K takes a value even when the archive is being made.
+    ["tar -cf o.tar -K start a", ["write o.tar: writes", "read a: packs (place)", PACKS]],
+    // -C or --directory at the end names no folder.
+    ["tar -x -C", UNPACKS],
+    ["tar -xf a.tar --directory", ["read a.tar: reads", ...UNPACKS]],
+    // A long option tar does not know takes no value, even if a known name is inside it.
+    ["tar -cf o.tar ---file a", ["write o.tar: writes", "read a: packs (place)", PACKS]],
+    ["tar -xf a.tar ---to-command=sh", ["read a.tar: reads", ...UNPACKS]],
+    // --checkpoint is an option of its own, not a prefix of --checkpoint-action.
+    ["tar --checkpoint=10 -cf o.tar x", ["write o.tar: writes", "read x: packs (place)", PACKS]],
+  ])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
   });
 });
