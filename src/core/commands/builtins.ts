@@ -63,8 +63,9 @@ export function runBuiltin(
         name !== "read" ||
         !rest.some((a) => a.value.exact !== undefined && /^[A-Za-z_]\w*$/.test(a.value.exact))
       ) {
-        an.vars.set("REPLY", undefined);
-        an.hold(name === "read" ? "REPLY" : "MAPFILE", held);
+        const into = name === "read" ? "REPLY" : "MAPFILE";
+        an.vars.set(into, undefined);
+        an.hold(into, held);
       }
       run.cls("none", `${name} reads its standard input into variables`);
       return true;
