@@ -615,3 +615,124 @@ describe("socat", () => {
     expect(effectLines(command)).toEqual(lines);
   });
 });
+
+describe("scp and rsync: which words are options, hosts and ports", () => {
+  it.each([
+    // the host is what comes before the first colon; a bracket later in the path is part of the path
+    [
+      "scp a.txt 'h:[x]:y'",
+      ["read a.txt: sends (sent)", "class sends: scp sends a file's content out", "send h: sends files to"],
+    ],
+    // an IPv6 address in brackets, with no user, is the host as a whole
+    [
+      "scp a.txt '[::1]:x'",
+      [
+        "read a.txt: sends (sent)",
+        "class sends: scp sends a file's content out",
+        "send [::1]: sends files to",
+      ],
+    ],
+    // rsync's -o keeps owners: a flag, so the next word is a file sent, not an ssh setting
+    [
+      "rsync -o ProxyCommand a h:",
+      [
+        "read ProxyCommand: sends (sent)",
+        "class sends: rsync sends a file's content out",
+        "read a: sends (sent)",
+        "send h: sends files to",
+      ],
+    ],
+    // only -o's value is read as an ssh setting: a file's name that looks like one is a file
+    [
+      "scp -r localcommand.txt h:",
+      [
+        "read localcommand.txt: sends (sent)",
+        "class sends: scp sends a file's content out",
+        "send h: sends files to",
+      ],
+    ],
+    // a harmless -o setting changes nothing
+    [
+      "scp -o Port=22 a h:",
+      ["read a: sends (sent)", "class sends: scp sends a file's content out", "send h: sends files to"],
+    ],
+    ["scp -S prog a h:", ["class unknown: scp -S: runs a program", "legacy scp -S prog a h:"]],
+    // -F with no file names no file read
+    ["scp -F", ["class unknown: scp -F: settings read from a file", "legacy scp -F"]],
+    // only -P followed by nothing but digits is a port: other words leave the port given before
+    [
+      "scp -P 2222 -4-P5 a h:",
+      ["read a: sends (sent)", "class sends: scp sends a file's content out", "send h:2222: sends files to"],
+    ],
+    [
+      "scp -P 2222 -P22x a h:",
+      ["read a: sends (sent)", "class sends: scp sends a file's content out", "send h:2222: sends files to"],
+    ],
+    // one remote source among local ones: the copy fetches
+    [
+      "scp h:a b.txt c/",
+      ["read b.txt: copies (place)", "write c/: copies into (place)", "class fetch: scp copies files"],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
+});
+
+describe("ssh, sftp and mosh: options, settings and the destination", () => {
+  it.each([
+    // a lone dash is the destination, not an option
+    ["ssh -", ["send -: sends data to", "class sends: ssh talks to another machine"]],
+    // only a long option that begins with --ssh, --client or --server runs a program
+    ["mosh --x--server h", ["send h: sends data to", "class sends: mosh talks to another machine"]],
+    // a key file's name is not an ssh setting
+    ["ssh -i proxycommand.key h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    // a setting runs a program only when it is one of those settings, not when its value names one
+    ["ssh -o SendEnv=LocalCommand h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    // a port is set by -p or by the Port setting written as it is, nothing else
+    ["ssh -i port=5 h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    ["ssh -o XPort=5 h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    ["ssh -o Portx=5 h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    ["ssh -o Port=x5 h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    ["ssh -l 1000 h", ["send h: sends data to", "class sends: ssh talks to another machine"]],
+    // ssh's destination is a host as written; only sftp's can carry a path after a colon
+    ["ssh u@h:x", ["send u@h:x: sends data to", "class sends: ssh talks to another machine"]],
+    ["sftp h.example", ["send h.example: sends data to", "class sends: sftp talks to another machine"]],
+    ["sftp h.example:a://b", ["send h.example: sends data to", "class sends: sftp talks to another machine"]],
+    // a word is a URL only when it begins with a scheme: a letter, then letters, digits, + . -
+    ["sftp 1h://x", ["send 1h: sends data to", "class sends: sftp talks to another machine"]],
+    ["sftp 'u@[::]://x'", ["send u@[::]: sends data to", "class sends: sftp talks to another machine"]],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
+});
+
+describe("nc, ncat, telnet and socat: options and addresses", () => {
+  it.each([
+    // a long option is known only by its whole name
+    [
+      "nc --x--udp h 80",
+      ["class unknown: nc --x--udp: an option the catalogue does not know", "legacy nc --x--udp h 80"],
+    ],
+    [
+      "nc --udpx h 80",
+      ["class unknown: nc --udpx: an option the catalogue does not know", "legacy nc --udpx h 80"],
+    ],
+    // -e takes the next word as the program, whatever it looks like
+    ["nc -e --bogus h 80", ["class network-code: nc -e runs a program driven from the network"]],
+    // with the program written in the same word, the next word is read on its own
+    [
+      "nc -esh --bogus h 80",
+      ["class unknown: nc --bogus: an option the catalogue does not know", "legacy nc -esh --bogus h 80"],
+    ],
+    // a host known only at run time is judged as a place the command does not show
+    ['nc "$H" 80', ["send : sends data to", "class sends: nc sends data to another machine"]],
+    ['nc "$H"', ["send : sends data to", "class sends: nc sends data to another machine"]],
+    // an address with nothing before its colon has no type
+    [
+      "socat - :x",
+      ["class unknown: socat : an address type the catalogue does not read", "legacy socat - :x"],
+    ],
+  ] as [string, string[]][])("%s", (command, lines) => {
+    expect(effectLines(command)).toEqual(lines);
+  });
+});
